@@ -1,0 +1,159 @@
+/* The definition registry: strings, regions, locations and their properties.
+ *
+ * A registry de-duplicates what it is given and hands out small typed handles
+ * that the hot path caches; registration takes a mutex (it is rare), lookups
+ * by handle for writing happen off the hot path. One process-wide registry
+ * (weft_defs_global) collects the local definitions; the MPI unification of a
+ * later issue fills a second registry with the same code. Writing a registry
+ * as OTF2 definitions lives in weft/definitions_otf2.h. */
+#ifndef WEFT_DEFINITIONS_DEFINITIONS_H
+#define WEFT_DEFINITIONS_DEFINITIONS_H
+
+#include <stdint.h>
+
+#include "weft/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Typed handles: one single-field struct per kind, so that passing a string
+ * where a region is expected does not compile. All bits set means invalid. */
+typedef struct weft_string { uint32_t id; } weft_string;
+typedef struct weft_region { uint32_t id; } weft_region;
+typedef struct weft_location { uint32_t id; } weft_location;
+typedef struct weft_comm { uint32_t id; } weft_comm;
+typedef struct weft_metric { uint32_t id; } weft_metric;
+
+#define WEFT_INVALID_ID UINT32_MAX
+#define WEFT_STRING_INVALID ((weft_string){WEFT_INVALID_ID})
+#define WEFT_REGION_INVALID ((weft_region){WEFT_INVALID_ID})
+#define WEFT_LOCATION_INVALID ((weft_location){WEFT_INVALID_ID})
+#define WEFT_COMM_INVALID ((weft_comm){WEFT_INVALID_ID})
+
+/* Paradigms and region roles. The names equal OTF2's (OTF2_PARADIGM_<name>,
+ * OTF2_REGION_ROLE_<name>) so that the OTF2 writer maps them from this same
+ * list; adapters use these and never include OTF2. */
+/* clang-format off */
+#define WEFT_PARADIGM_LIST(X)                                                     \
+    X(UNKNOWN) X(USER) X(COMPILER) X(OPENMP) X(MPI) X(PTHREAD)                     \
+    X(MEASUREMENT_SYSTEM)
+
+#define WEFT_REGION_ROLE_LIST(X)                                                  \
+    X(UNKNOWN) X(FUNCTION) X(WRAPPER) X(LOOP) X(CODE) X(PARALLEL) X(SECTIONS)      \
+    X(SECTION) X(WORKSHARE) X(SINGLE) X(SINGLE_SBLOCK) X(MASTER) X(CRITICAL)       \
+    X(CRITICAL_SBLOCK) X(ATOMIC) X(BARRIER) X(IMPLICIT_BARRIER) X(FLUSH)           \
+    X(ORDERED) X(ORDERED_SBLOCK) X(TASK) X(TASK_CREATE) X(TASK_WAIT)               \
+    X(COLL_ONE2ALL) X(COLL_ALL2ONE) X(COLL_ALL2ALL) X(COLL_OTHER) X(FILE_IO)       \
+    X(POINT2POINT) X(RMA) X(DATA_TRANSFER) X(ARTIFICIAL) X(THREAD_CREATE)          \
+    X(THREAD_WAIT) X(TASK_UNTIED) X(ALLOCATE) X(DEALLOCATE) X(REALLOCATE)
+/* clang-format on */
+
+#define WEFT_PARADIGM_ENUM(name) WEFT_PARADIGM_##name,
+#define WEFT_REGION_ROLE_ENUM(name) WEFT_REGION_ROLE_##name,
+enum { WEFT_PARADIGM_LIST(WEFT_PARADIGM_ENUM) WEFT_PARADIGM_COUNT };
+enum { WEFT_REGION_ROLE_LIST(WEFT_REGION_ROLE_ENUM) WEFT_REGION_ROLE_COUNT };
+#undef WEFT_PARADIGM_ENUM
+#undef WEFT_REGION_ROLE_ENUM
+/* Fixed storage widths: these values are stored in buffers and files. */
+typedef uint8_t weft_paradigm;
+typedef uint8_t weft_region_role;
+
+/* What defines a region. Two descriptions with equal fields are one region.
+ * canonical_name and file may be NULL (then name, and no file). */
+typedef struct weft_region_desc {
+    const char *name;
+    const char *canonical_name;
+    const char *file;
+    uint32_t begin_line;
+    uint32_t end_line;
+    weft_region_role role;
+    weft_paradigm paradigm;
+} weft_region_desc;
+
+/* A region as stored: strings resolved to handles. */
+typedef struct weft_region_def {
+    weft_string name;
+    weft_string canonical_name;
+    weft_string file; /* WEFT_STRING_INVALID when there is none */
+    uint32_t begin_line;
+    uint32_t end_line;
+    weft_region_role role;
+    weft_paradigm paradigm;
+} weft_region_def;
+
+/* A location (one OS thread of one process) as stored. */
+typedef struct weft_location_def {
+    weft_string name;
+    uint32_t thread_number; /* 0 is the process's main thread */
+    uint32_t group;         /* location group: the MPI rank, 0 without MPI */
+    uint64_t event_count;   /* set by the recorder at finalisation */
+} weft_location_def;
+
+/* A numeric property attached to a location ("weft::chunks_flushed"). */
+typedef struct weft_location_property {
+    weft_location location;
+    weft_string name;
+    uint64_t value;
+} weft_location_property;
+
+typedef struct weft_registry weft_registry;
+
+/* Creates an empty registry; NULL when out of memory. The caller owns it. */
+weft_registry *weft_registry_create(void);
+
+/* Frees a registry and every string it copied. NULL is a no-op. */
+void weft_registry_destroy(weft_registry *reg);
+
+/* The process's registry, created on first use; never NULL unless out of
+ * memory at that first use. Thread-safe. */
+weft_registry *weft_defs_global(void);
+
+/* Registers text (copied) and returns its handle; equal texts share one
+ * handle. Thread-safe; not for the hot path. */
+weft_status weft_registry_string(weft_registry *reg, const char *text, weft_string *out);
+
+/* Registers a region (strings copied) and returns its handle; an equal
+ * description returns the existing handle. Thread-safe; not for the hot path.
+ * On failure *out is WEFT_REGION_INVALID. */
+weft_status weft_registry_region(weft_registry *reg, const weft_region_desc *desc,
+                                 weft_region *out);
+
+/* Registers a new location (never de-duplicated: each call is one thread). */
+weft_status weft_registry_location(weft_registry *reg, const char *name,
+                                   uint32_t thread_number, weft_location *out);
+
+/* Sets the number of events written for a location. */
+void weft_registry_location_set_events(weft_registry *reg, weft_location loc, uint64_t count);
+
+/* Attaches a named numeric property to a location (name copied). */
+weft_status weft_registry_location_property(weft_registry *reg, weft_location loc,
+                                            const char *name, uint64_t value);
+
+/* Counts, and copies of single entries, for writers and tests. The text
+ * pointer stays valid until the registry is destroyed. Out-of-range handles
+ * give NULL / WEFT_ERR_NOT_FOUND. */
+uint32_t weft_registry_string_count(const weft_registry *reg);
+const char *weft_registry_string_text(const weft_registry *reg, weft_string str);
+uint32_t weft_registry_region_count(const weft_registry *reg);
+weft_status weft_registry_region_get(const weft_registry *reg, weft_region region,
+                                     weft_region_def *out);
+uint32_t weft_registry_location_count(const weft_registry *reg);
+weft_status weft_registry_location_get(const weft_registry *reg, weft_location loc,
+                                       weft_location_def *out);
+uint32_t weft_registry_property_count(const weft_registry *reg);
+weft_status weft_registry_property_get(const weft_registry *reg, uint32_t index,
+                                       weft_location_property *out);
+
+/* The OTF2 location id of a location: (thread_number << 32) | group, the id
+ * scheme Score-P uses and Scalasca's reader relies on. */
+static inline uint64_t weft_location_otf2_id(const weft_location_def *def)
+{
+    return ((uint64_t)def->thread_number << 32) | def->group;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEFT_DEFINITIONS_DEFINITIONS_H */

@@ -1,0 +1,42 @@
+/* Writing a registry as OTF2 global definitions.
+ *
+ * For a single process the registry's handles are the OTF2 ids themselves.
+ * The system tree is machine > node (class "node", the host name) > one
+ * location group of type PROCESS per rank, as Scalasca and Vampir expect
+ * (see shared/OTF2-CONVENTIONS.md). */
+#ifndef WEFT_DEFINITIONS_DEFINITIONS_OTF2_H
+#define WEFT_DEFINITIONS_DEFINITIONS_OTF2_H
+
+#include <otf2/otf2.h>
+#include <stdint.h>
+
+#include "weft/definitions.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The trace's clock, in OTF2's terms. */
+typedef struct weft_clock_properties {
+    uint64_t ticks_per_second; /* the timer's true resolution */
+    uint64_t global_offset;    /* timestamp of the first event */
+    uint64_t trace_length;     /* last minus first timestamp */
+    uint64_t realtime_ns;      /* wall-clock time (ns since the epoch) at global_offset */
+} weft_clock_properties;
+
+/* Writes clock properties, strings, regions, the system tree, the location
+ * group and the locations with their properties into the archive's global
+ * definition writer. Interns a few strings of its own into reg first.
+ * Reports OTF2 errors with their name and returns WEFT_ERR_OTF2. */
+weft_status weft_defs_write_otf2(weft_registry *reg, OTF2_Archive *archive,
+                                 const weft_clock_properties *clock);
+
+/* The OTF2 values of weft's paradigms and region roles. */
+OTF2_Paradigm weft_paradigm_to_otf2(weft_paradigm paradigm);
+OTF2_RegionRole weft_region_role_to_otf2(weft_region_role role);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEFT_DEFINITIONS_DEFINITIONS_OTF2_H */

@@ -1,0 +1,336 @@
+/* The definition registry: de-duplicated strings and regions, locations and
+ * their properties, behind one mutex per registry.
+ *
+ * Entries are appended to growable arrays and never removed, so a handle is
+ * simply an index. Registration is rare (once per region call site, once per
+ * thread); the hot path never comes here. */
+#include "weft/definitions.h"
+
+#include <pthread.h>
+#include <string.h>
+
+#include "hash_index.h"
+#include "weft/alloc.h"
+
+struct weft_registry {
+    pthread_mutex_t mutex; /* guards everything below */
+
+    char **strings;
+    uint32_t string_count, string_capacity;
+    weft_hash_index string_index;
+
+    weft_region_def *regions;
+    uint32_t region_count, region_capacity;
+    weft_hash_index region_index;
+
+    weft_location_def *locations;
+    uint32_t location_count, location_capacity;
+
+    weft_location_property *properties;
+    uint32_t property_count, property_capacity;
+};
+
+/* Makes room for one more element in a growable array. */
+static weft_status reserve_one(void **items, uint32_t *capacity, uint32_t count, size_t elem)
+{
+    if (count < *capacity)
+        return WEFT_OK;
+    if (count == WEFT_INVALID_ID - 1)
+        return WEFT_ERR_RANGE;
+    uint32_t grown = *capacity ? *capacity * 2 : 32;
+    void *bigger = weft_realloc(*items, (size_t)grown * elem);
+    if (!bigger)
+        return WEFT_ERR_NO_MEMORY;
+    *items = bigger;
+    *capacity = grown;
+    return WEFT_OK;
+}
+#define RESERVE_ONE(reg, field)                                                                    \
+    reserve_one((void **)&(reg)->field##s, &(reg)->field##_capacity, (reg)->field##_count,         \
+                sizeof(*(reg)->field##s))
+
+weft_registry *weft_registry_create(void)
+{
+    weft_registry *reg = weft_calloc(1, sizeof(*reg));
+    if (!reg)
+        return NULL;
+    pthread_mutex_init(&reg->mutex, NULL);
+    return reg;
+}
+
+void weft_registry_destroy(weft_registry *reg)
+{
+    if (!reg)
+        return;
+    for (uint32_t i = 0; i < reg->string_count; i++)
+        weft_free(reg->strings[i]);
+    weft_free(reg->strings);
+    weft__hash_index_clear(&reg->string_index);
+    weft_free(reg->regions);
+    weft__hash_index_clear(&reg->region_index);
+    weft_free(reg->locations);
+    weft_free(reg->properties);
+    pthread_mutex_destroy(&reg->mutex);
+    weft_free(reg);
+}
+
+static pthread_once_t global_once = PTHREAD_ONCE_INIT;
+static weft_registry *global_registry;
+
+static void create_global(void)
+{
+    global_registry = weft_registry_create();
+}
+
+weft_registry *weft_defs_global(void)
+{
+    pthread_once(&global_once, create_global);
+    return global_registry;
+}
+
+/* ---- strings ------------------------------------------------------------ */
+
+static bool string_equal(const void *context, uint32_t id, const void *key)
+{
+    const weft_registry *reg = context;
+    return strcmp(reg->strings[id], key) == 0;
+}
+
+static weft_status intern_locked(weft_registry *reg, const char *text, weft_string *out)
+{
+    uint64_t hash = weft__hash_bytes(WEFT_HASH_SEED, text, strlen(text));
+    uint32_t id = weft__hash_index_find(&reg->string_index, hash, text, string_equal, reg);
+    if (id != WEFT_INVALID_ID) {
+        out->id = id;
+        return WEFT_OK;
+    }
+    weft_status st = RESERVE_ONE(reg, string);
+    if (st != WEFT_OK)
+        return st;
+    char *copy = weft_strdup(text);
+    if (!copy)
+        return WEFT_ERR_NO_MEMORY;
+    id = reg->string_count;
+    st = weft__hash_index_insert(&reg->string_index, hash, id);
+    if (st != WEFT_OK) {
+        weft_free(copy);
+        return st;
+    }
+    reg->strings[id] = copy;
+    reg->string_count++;
+    out->id = id;
+    return WEFT_OK;
+}
+
+weft_status weft_registry_string(weft_registry *reg, const char *text, weft_string *out)
+{
+    *out = WEFT_STRING_INVALID;
+    if (!reg || !text)
+        return WEFT_ERR_INVALID;
+    pthread_mutex_lock(&reg->mutex);
+    weft_status st = intern_locked(reg, text, out);
+    pthread_mutex_unlock(&reg->mutex);
+    return st;
+}
+
+/* ---- regions ------------------------------------------------------------ */
+
+static bool region_equal(const void *context, uint32_t id, const void *key)
+{
+    const weft_registry *reg = context;
+    const weft_region_def *a = &reg->regions[id];
+    const weft_region_def *b = key;
+    return a->name.id == b->name.id && a->canonical_name.id == b->canonical_name.id &&
+           a->file.id == b->file.id && a->begin_line == b->begin_line &&
+           a->end_line == b->end_line && a->role == b->role && a->paradigm == b->paradigm;
+}
+
+static uint64_t region_hash(const weft_region_def *def)
+{
+    uint32_t fields[7] = {def->name.id, def->canonical_name.id, def->file.id, def->begin_line,
+                          def->end_line, def->role, def->paradigm};
+    return weft__hash_bytes(WEFT_HASH_SEED, fields, sizeof(fields));
+}
+
+static weft_status region_locked(weft_registry *reg, const weft_region_desc *desc,
+                                 weft_region *out)
+{
+    weft_region_def def = {.begin_line = desc->begin_line,
+                           .end_line = desc->end_line,
+                           .role = desc->role,
+                           .paradigm = desc->paradigm,
+                           .file = WEFT_STRING_INVALID};
+    const char *canonical = desc->canonical_name ? desc->canonical_name : desc->name;
+    weft_status st = intern_locked(reg, desc->name, &def.name);
+    if (st == WEFT_OK)
+        st = intern_locked(reg, canonical, &def.canonical_name);
+    if (st == WEFT_OK && desc->file)
+        st = intern_locked(reg, desc->file, &def.file);
+    if (st != WEFT_OK)
+        return st;
+
+    uint64_t hash = region_hash(&def);
+    uint32_t id = weft__hash_index_find(&reg->region_index, hash, &def, region_equal, reg);
+    if (id == WEFT_INVALID_ID) {
+        st = RESERVE_ONE(reg, region);
+        if (st != WEFT_OK)
+            return st;
+        id = reg->region_count;
+        st = weft__hash_index_insert(&reg->region_index, hash, id);
+        if (st != WEFT_OK)
+            return st;
+        reg->regions[id] = def;
+        reg->region_count++;
+    }
+    out->id = id;
+    return WEFT_OK;
+}
+
+weft_status weft_registry_region(weft_registry *reg, const weft_region_desc *desc,
+                                 weft_region *out)
+{
+    *out = WEFT_REGION_INVALID;
+    if (!reg || !desc || !desc->name || desc->role >= WEFT_REGION_ROLE_COUNT ||
+        desc->paradigm >= WEFT_PARADIGM_COUNT)
+        return WEFT_ERR_INVALID;
+    pthread_mutex_lock(&reg->mutex);
+    weft_status st = region_locked(reg, desc, out);
+    pthread_mutex_unlock(&reg->mutex);
+    return st;
+}
+
+/* ---- locations and their properties ------------------------------------- */
+
+weft_status weft_registry_location(weft_registry *reg, const char *name, uint32_t thread_number,
+                                   weft_location *out)
+{
+    *out = WEFT_LOCATION_INVALID;
+    if (!reg || !name)
+        return WEFT_ERR_INVALID;
+    pthread_mutex_lock(&reg->mutex);
+    weft_location_def def = {.thread_number = thread_number};
+    weft_status st = intern_locked(reg, name, &def.name);
+    if (st == WEFT_OK)
+        st = RESERVE_ONE(reg, location);
+    if (st == WEFT_OK) {
+        out->id = reg->location_count;
+        reg->locations[reg->location_count++] = def;
+    }
+    pthread_mutex_unlock(&reg->mutex);
+    return st;
+}
+
+void weft_registry_location_set_events(weft_registry *reg, weft_location loc, uint64_t count)
+{
+    pthread_mutex_lock(&reg->mutex);
+    if (loc.id < reg->location_count)
+        reg->locations[loc.id].event_count = count;
+    pthread_mutex_unlock(&reg->mutex);
+}
+
+weft_status weft_registry_location_property(weft_registry *reg, weft_location loc,
+                                            const char *name, uint64_t value)
+{
+    if (!reg || !name)
+        return WEFT_ERR_INVALID;
+    pthread_mutex_lock(&reg->mutex);
+    weft_location_property prop = {.location = loc, .value = value};
+    weft_status st = loc.id < reg->location_count ? WEFT_OK : WEFT_ERR_NOT_FOUND;
+    if (st == WEFT_OK)
+        st = intern_locked(reg, name, &prop.name);
+    if (st == WEFT_OK)
+        st = reserve_one((void **)&reg->properties, &reg->property_capacity,
+                         reg->property_count, sizeof(*reg->properties));
+    if (st == WEFT_OK)
+        reg->properties[reg->property_count++] = prop;
+    pthread_mutex_unlock(&reg->mutex);
+    return st;
+}
+
+/* ---- read access -------------------------------------------------------- */
+/* The registry only grows; readers take the mutex because a concurrent
+ * registration may move the arrays. The mutex is the only mutable part of a
+ * const registry, hence the casts in lock/unlock. */
+
+static void lock(const weft_registry *reg)
+{
+    pthread_mutex_lock((pthread_mutex_t *)&reg->mutex);
+}
+
+static void unlock(const weft_registry *reg)
+{
+    pthread_mutex_unlock((pthread_mutex_t *)&reg->mutex);
+}
+
+uint32_t weft_registry_string_count(const weft_registry *reg)
+{
+    lock(reg);
+    uint32_t count = reg->string_count;
+    unlock(reg);
+    return count;
+}
+
+const char *weft_registry_string_text(const weft_registry *reg, weft_string str)
+{
+    lock(reg);
+    const char *text = str.id < reg->string_count ? reg->strings[str.id] : NULL;
+    unlock(reg);
+    return text;
+}
+
+uint32_t weft_registry_region_count(const weft_registry *reg)
+{
+    lock(reg);
+    uint32_t count = reg->region_count;
+    unlock(reg);
+    return count;
+}
+
+weft_status weft_registry_region_get(const weft_registry *reg, weft_region region,
+                                     weft_region_def *out)
+{
+    lock(reg);
+    weft_status st = region.id < reg->region_count ? WEFT_OK : WEFT_ERR_NOT_FOUND;
+    if (st == WEFT_OK)
+        *out = reg->regions[region.id];
+    unlock(reg);
+    return st;
+}
+
+uint32_t weft_registry_location_count(const weft_registry *reg)
+{
+    lock(reg);
+    uint32_t count = reg->location_count;
+    unlock(reg);
+    return count;
+}
+
+weft_status weft_registry_location_get(const weft_registry *reg, weft_location loc,
+                                       weft_location_def *out)
+{
+    lock(reg);
+    weft_status st = loc.id < reg->location_count ? WEFT_OK : WEFT_ERR_NOT_FOUND;
+    if (st == WEFT_OK)
+        *out = reg->locations[loc.id];
+    unlock(reg);
+    return st;
+}
+
+uint32_t weft_registry_property_count(const weft_registry *reg)
+{
+    lock(reg);
+    uint32_t count = reg->property_count;
+    unlock(reg);
+    return count;
+}
+
+weft_status weft_registry_property_get(const weft_registry *reg, uint32_t index,
+                                       weft_location_property *out)
+{
+    lock(reg);
+    weft_status st = index < reg->property_count ? WEFT_OK : WEFT_ERR_NOT_FOUND;
+    if (st == WEFT_OK)
+        *out = reg->properties[index];
+    unlock(reg);
+    return st;
+}

@@ -1,0 +1,18 @@
+/* Machines without a known cycle counter: no TSC, clock_gettime only. */
+#ifndef WEFT_RECORDER_CLOCK_ARCH_H
+#define WEFT_RECORDER_CLOCK_ARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+static inline uint64_t weft__arch_ticks(void)
+{
+    return 0;
+}
+
+static inline bool weft__arch_has_invariant_tsc(void)
+{
+    return false;
+}
+
+#endif /* WEFT_RECORDER_CLOCK_ARCH_H */

@@ -1,0 +1,176 @@
+/* Experiment directory and OTF2 archive; see archive.h. */
+#include "archive.h"
+
+#include <errno.h>
+#include <otf2/OTF2_Pthread_Locks.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+
+static OTF2_Archive *archive;
+static char directory[4096];
+
+/* OTF2 buffers events in chunks of this size per location and writes a
+ * chunk to its file when it is full. */
+#define OTF2_EVENT_CHUNK_BYTES (1024 * 1024)
+#define OTF2_DEF_CHUNK_BYTES (4 * 1024 * 1024)
+
+static OTF2_FlushType pre_flush(void *user_data, OTF2_FileType file_type,
+                                OTF2_LocationRef location, void *caller_data, bool final)
+{
+    (void)user_data, (void)file_type, (void)location, (void)caller_data, (void)final;
+    return OTF2_FLUSH;
+}
+
+/* No post-flush callback: OTF2 then writes no BufferFlush record of its own.
+ * Its flushes happen on the writer thread and cost the program nothing. */
+static OTF2_FlushCallbacks flush_callbacks = {.otf2_pre_flush = pre_flush};
+
+/* Creates missing parent directories of path (like mkdir -p, without the
+ * last component). */
+static int make_parents(const char *path)
+{
+    char buf[sizeof(directory)];
+    snprintf(buf, sizeof(buf), "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return 0;
+}
+
+/* Claims a new directory named base, or base.1, base.2, ... */
+static weft_status claim_directory(const char *base, bool user_named)
+{
+    if (make_parents(base) != 0) {
+        weft_log_error("cannot create the experiment directory '%s': %s; no trace is written, "
+                       "the program continues",
+                       base, strerror(errno));
+        return WEFT_ERR_IO;
+    }
+    for (unsigned attempt = 0; attempt < 1000; attempt++) {
+        if (attempt == 0)
+            snprintf(directory, sizeof(directory), "%s", base);
+        else
+            snprintf(directory, sizeof(directory), "%s.%u", base, attempt);
+        if (mkdir(directory, 0777) == 0) {
+            if (attempt > 0 && user_named)
+                weft_log_error("experiment directory '%s' already exists; writing the trace to "
+                               "'%s' instead",
+                               base, directory);
+            return WEFT_OK;
+        }
+        if (errno != EEXIST)
+            break;
+    }
+    weft_log_error("cannot create the experiment directory '%s': %s; no trace is written, the "
+                   "program continues (set WEFT_EXPERIMENT_DIRECTORY to a writable place)",
+                   directory, errno == EEXIST ? "too many with this name exist" : strerror(errno));
+    directory[0] = '\0';
+    return WEFT_ERR_IO;
+}
+
+static bool otf2_failed(OTF2_ErrorCode code, const char *what)
+{
+    if (code == OTF2_SUCCESS)
+        return false;
+    weft_log_error("%s failed in '%s': %s (%s)", what, directory, OTF2_Error_GetName(code),
+                   OTF2_Error_GetDescription(code));
+    return true;
+}
+
+weft_status weft__archive_open(const weft_config *cfg)
+{
+    char generated[256];
+    const char *base = cfg->experiment_directory;
+    if (!base) {
+        time_t now = time(NULL);
+        struct tm tm;
+        localtime_r(&now, &tm);
+        char stamp[32];
+        strftime(stamp, sizeof(stamp), "%Y%m%d_%H%M%S", &tm);
+        snprintf(generated, sizeof(generated), "weft-%s_%ld", stamp, (long)getpid());
+        base = generated;
+    }
+    if (claim_directory(base, cfg->experiment_directory != NULL) != WEFT_OK)
+        return WEFT_ERR_IO;
+
+    archive = OTF2_Archive_Open(directory, "traces", OTF2_FILEMODE_WRITE, OTF2_EVENT_CHUNK_BYTES,
+                                OTF2_DEF_CHUNK_BYTES, OTF2_SUBSTRATE_POSIX,
+                                OTF2_COMPRESSION_NONE);
+    if (!archive) {
+        weft_log_error("cannot open an OTF2 archive in '%s'; no trace is written, the program "
+                       "continues",
+                       directory);
+        return WEFT_ERR_OTF2;
+    }
+    if (otf2_failed(OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL),
+                    "setting OTF2 flush callbacks") ||
+        otf2_failed(OTF2_Archive_SetSerialCollectiveCallbacks(archive),
+                    "setting OTF2 collective callbacks") ||
+        otf2_failed(OTF2_Pthread_Archive_SetLockingCallbacks(archive, NULL),
+                    "setting OTF2 locking callbacks") ||
+        otf2_failed(OTF2_Archive_SetCreator(archive, "weft " WEFT_VERSION),
+                    "setting the OTF2 creator") ||
+        otf2_failed(OTF2_Archive_OpenEvtFiles(archive), "opening the OTF2 event files")) {
+        OTF2_Archive_Close(archive);
+        archive = NULL;
+        return WEFT_ERR_OTF2;
+    }
+    weft_log_verbose("writing the trace to '%s'", directory);
+    return WEFT_OK;
+}
+
+OTF2_Archive *weft__archive_get(void)
+{
+    return archive;
+}
+
+const char *weft__archive_directory(void)
+{
+    return directory[0] ? directory : NULL;
+}
+
+/* Empty local definition files: for one process the global ids are the
+ * local ones, so there is nothing to map; readers expect the files. */
+static bool write_local_definitions(weft_registry *reg)
+{
+    if (otf2_failed(OTF2_Archive_OpenDefFiles(archive), "opening the OTF2 definition files"))
+        return false;
+    uint32_t count = weft_registry_location_count(reg);
+    for (uint32_t id = 0; id < count; id++) {
+        weft_location_def def;
+        weft_registry_location_get(reg, (weft_location){id}, &def);
+        OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(archive, weft_location_otf2_id(&def));
+        if (!w) {
+            weft_log_error("the OTF2 library gave no definition writer in '%s'", directory);
+            return false;
+        }
+        OTF2_Archive_CloseDefWriter(archive, w);
+    }
+    return !otf2_failed(OTF2_Archive_CloseDefFiles(archive), "closing the OTF2 definition files");
+}
+
+weft_status weft__archive_close(weft_registry *reg, const weft_clock_properties *clock)
+{
+    if (!archive)
+        return WEFT_ERR_STATE;
+    weft_status st = WEFT_OK;
+    if (otf2_failed(OTF2_Archive_CloseEvtFiles(archive), "closing the OTF2 event files") ||
+        !write_local_definitions(reg))
+        st = WEFT_ERR_OTF2;
+    if (st == WEFT_OK)
+        st = weft_defs_write_otf2(reg, archive, clock);
+    if (otf2_failed(OTF2_Archive_Close(archive), "closing the OTF2 archive"))
+        st = WEFT_ERR_OTF2;
+    archive = NULL;
+    return st;
+}

@@ -1,0 +1,49 @@
+/* The event clock: an invariant TSC or CLOCK_MONOTONIC, chosen once.
+ *
+ * weft_clock_now() is inline and used on the hot path. The TSC rate is not
+ * measured at start (that would delay the program): the clock keeps a
+ * (ticks, CLOCK_MONOTONIC) pair from weft_clock_init and another from
+ * finalisation, and the rate is their ratio over the whole run (at least
+ * 20 ms, waited for at the end of very short runs). */
+#ifndef WEFT_RECORDER_CLOCK_H
+#define WEFT_RECORDER_CLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "clock_arch.h"
+#include "weft/config.h"
+#include "weft/definitions_otf2.h"
+
+/* Resolved at weft_clock_init (before any event is recorded, ordered by the
+ * recorder's init once) and constant afterwards: plain reads are safe. */
+extern bool weft__clock_uses_tsc;
+
+static inline uint64_t weft__monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The current timestamp in clock ticks. Hot-path safe. */
+static inline uint64_t weft_clock_now(void)
+{
+    if (__builtin_expect(weft__clock_uses_tsc, 1))
+        return weft__arch_ticks();
+    return weft__monotonic_ns();
+}
+
+/* Picks the clock (AUTO: TSC when invariant) and records the start pair.
+ * Says in one line when a requested TSC is not available. */
+void weft_clock_init(weft_timer_kind requested);
+
+/* Name of the clock in use, for diagnostics ("tsc", "monotonic"). */
+const char *weft_clock_name(void);
+
+/* Calibrates (the TSC rate) and fills the OTF2 clock properties for a trace
+ * whose events span [first, last]. Call once, at finalisation. */
+void weft_clock_describe(uint64_t first, uint64_t last, weft_clock_properties *out);
+
+#endif /* WEFT_RECORDER_CLOCK_H */

@@ -1,0 +1,163 @@
+/* Reading WEFT_* variables: the parsers (sizes with units, booleans, timer
+ * names) and the table `weft info` prints. The list of variables lives in
+ * weft/config.h; this file only interprets it. A bad value never stops the
+ * program: one stderr line, then the default. */
+#include "weft/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "log.h"
+
+#define VAR_ENTRY(NAME, field, type, def, meaning) {"WEFT_" #NAME, def, meaning},
+static const weft_config_var vars[] = {WEFT_CONFIG_LIST(VAR_ENTRY)};
+#undef VAR_ENTRY
+
+const weft_config_var *weft_config_vars(size_t *count)
+{
+    if (count)
+        *count = sizeof(vars) / sizeof(vars[0]);
+    return vars;
+}
+
+weft_status weft_config_parse_size(const char *text, uint64_t *out)
+{
+    *out = 0;
+    if (!text)
+        return WEFT_ERR_INVALID;
+    while (isspace((unsigned char)*text))
+        text++;
+    if (!isdigit((unsigned char)*text))
+        return WEFT_ERR_INVALID;
+    errno = 0;
+    char *end = NULL;
+    unsigned long long number = strtoull(text, &end, 10);
+    if (errno == ERANGE)
+        return WEFT_ERR_RANGE;
+    unsigned shift = 0;
+    switch (toupper((unsigned char)*end)) {
+    case 'K': shift = 10; end++; break;
+    case 'M': shift = 20; end++; break;
+    case 'G': shift = 30; end++; break;
+    case 'T': shift = 40; end++; break;
+    default: break;
+    }
+    /* Accept "16M", "16MB", "16MiB", "4096B"; nothing else may follow. */
+    if (shift && tolower((unsigned char)*end) == 'i')
+        end++;
+    if (toupper((unsigned char)*end) == 'B')
+        end++;
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end != '\0')
+        return WEFT_ERR_INVALID;
+    if (shift && number > (UINT64_MAX >> shift))
+        return WEFT_ERR_RANGE;
+    *out = (uint64_t)number << shift;
+    return WEFT_OK;
+}
+
+weft_status weft_config_parse_bool(const char *text, bool *out)
+{
+    static const char *const yes[] = {"true", "yes", "on", "1"};
+    static const char *const no[] = {"false", "no", "off", "0"};
+    *out = false;
+    if (!text)
+        return WEFT_ERR_INVALID;
+    for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+        if (strcasecmp(text, yes[i]) == 0) {
+            *out = true;
+            return WEFT_OK;
+        }
+        if (strcasecmp(text, no[i]) == 0)
+            return WEFT_OK;
+    }
+    return WEFT_ERR_INVALID;
+}
+
+weft_status weft_config_parse_timer(const char *text, weft_timer_kind *out)
+{
+    *out = WEFT_TIMER_AUTO;
+    if (!text)
+        return WEFT_ERR_INVALID;
+    if (strcasecmp(text, "auto") == 0)
+        return WEFT_OK;
+    if (strcasecmp(text, "tsc") == 0) {
+        *out = WEFT_TIMER_TSC;
+        return WEFT_OK;
+    }
+    if (strcasecmp(text, "monotonic") == 0) {
+        *out = WEFT_TIMER_MONOTONIC;
+        return WEFT_OK;
+    }
+    return WEFT_ERR_INVALID;
+}
+
+/* One reader per value type. Each leaves the default in place and says so
+ * when the text does not parse. */
+static void read_bool(const char *name, const char *text, const char *def, bool *field)
+{
+    weft_config_parse_bool(def, field);
+    if (text && weft_config_parse_bool(text, field) != WEFT_OK) {
+        weft_log_error("%s='%s' is not a boolean (true/false, yes/no, on/off, 1/0); using %s",
+                       name, text, def);
+        weft_config_parse_bool(def, field);
+    }
+}
+
+static void read_size(const char *name, const char *text, const char *def, uint64_t *field)
+{
+    weft_config_parse_size(def, field);
+    if (!text)
+        return;
+    uint64_t value = 0;
+    weft_status st = weft_config_parse_size(text, &value);
+    if (st != WEFT_OK) {
+        weft_log_error("%s='%s' is not a size (a number with optional K, M or G)%s; using %s",
+                       name, text, st == WEFT_ERR_RANGE ? ": too large" : "", def);
+    } else if (value < WEFT_CONFIG_MIN_BUFFER_SIZE) {
+        weft_log_error("%s='%s' is below the minimum of 64K; using %s", name, text, def);
+    } else {
+        *field = value;
+    }
+}
+
+static void read_path(const char *name, const char *text, const char *def, const char **field)
+{
+    (void)def;
+    *field = NULL;
+    if (!text)
+        return;
+    if (text[0] == '\0') {
+        weft_log_error("%s is set but empty; using a generated directory name", name);
+        return;
+    }
+    *field = text;
+}
+
+static void read_timer(const char *name, const char *text, const char *def,
+                       weft_timer_kind *field)
+{
+    weft_config_parse_timer(def, field);
+    if (text && weft_config_parse_timer(text, field) != WEFT_OK) {
+        weft_log_error("%s='%s' is not a timer (auto, tsc, monotonic); using %s", name, text, def);
+        weft_config_parse_timer(def, field);
+    }
+}
+
+#define READ_WEFT_CONFIG_BOOL read_bool
+#define READ_WEFT_CONFIG_SIZE read_size
+#define READ_WEFT_CONFIG_PATH read_path
+#define READ_WEFT_CONFIG_TIMER read_timer
+
+void weft_config_load(weft_config *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+#define LOAD_ENTRY(NAME, field, type, def, meaning)                                               \
+    READ_##type("WEFT_" #NAME, getenv("WEFT_" #NAME), def, &cfg->field);
+    WEFT_CONFIG_LIST(LOAD_ENTRY)
+#undef LOAD_ENTRY
+}

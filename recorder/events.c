@@ -1,0 +1,211 @@
+/* The generic event model's entry points (weft/recorder.h): each reserves
+ * slots in the calling thread's buffer, encodes the event, and publishes it.
+ *
+ * This is the hot path: one relaxed load of the recording flag, the
+ * thread-local location, a bounds check, a timestamp and a few stores. All
+ * rare cases (first event, full chunk) are out of line. */
+#include "weft/recorder.h"
+
+#include "clock.h"
+#include "event_codec.h"
+#include "lifecycle.h"
+#include "location.h"
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+/* Where the next event of `slots` slots goes, or NULL when it must not be
+ * recorded. *loc_out receives the calling thread's location. */
+static inline weft_slot *reserve(size_t slots, weft_loc **loc_out)
+{
+    if (unlikely(!atomic_load_explicit(&weft__recording, memory_order_relaxed)) &&
+        !weft__gate_slow())
+        return NULL;
+    weft_loc *loc = weft__tls_loc;
+    if (unlikely(!loc) && !(loc = weft__loc_create()))
+        return NULL;
+    *loc_out = loc;
+    /* Relaxed: only this thread stores the cursor. */
+    weft_slot *at = atomic_load_explicit(&loc->cursor, memory_order_relaxed);
+    if (unlikely((size_t)(loc->limit - at) < slots))
+        at = weft__loc_refill(loc, slots);
+    return at;
+}
+
+/* The common shape: one head slot and nothing else. */
+static inline void record_head(uint8_t kind, uint8_t small, uint32_t ref)
+{
+    weft_loc *loc;
+    weft_slot *at = reserve(1, &loc);
+    if (unlikely(!at))
+        return;
+    weft__encode_head(at, kind, weft_clock_now(), small, ref);
+    weft__loc_commit(loc, at, 1);
+}
+
+void weft_enter(weft_region region)
+{
+    record_head(WEFT_EVENT_ENTER, 0, region.id);
+}
+
+void weft_leave(weft_region region)
+{
+    record_head(WEFT_EVENT_LEAVE, 0, region.id);
+}
+
+void weft_thread_fork(weft_paradigm paradigm, uint32_t team_size)
+{
+    record_head(WEFT_EVENT_THREAD_FORK, paradigm, team_size);
+}
+
+void weft_thread_join(weft_paradigm paradigm)
+{
+    record_head(WEFT_EVENT_THREAD_JOIN, paradigm, 0);
+}
+
+void weft_thread_team_begin(weft_comm team)
+{
+    record_head(WEFT_EVENT_THREAD_TEAM_BEGIN, 0, team.id);
+}
+
+void weft_thread_team_end(weft_comm team)
+{
+    record_head(WEFT_EVENT_THREAD_TEAM_END, 0, team.id);
+}
+
+void weft_mpi_collective_begin(void)
+{
+    record_head(WEFT_EVENT_MPI_COLLECTIVE_BEGIN, 0, 0);
+}
+
+void weft__measurement_on_off(bool on)
+{
+    record_head(WEFT_EVENT_MEASUREMENT_ON_OFF, on ? 1 : 0, 0);
+}
+
+/* Events with one payload word pair. */
+static inline void record_pair(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a, uint32_t b)
+{
+    weft_loc *loc;
+    weft_slot *at = reserve(2, &loc);
+    if (unlikely(!at))
+        return;
+    weft__encode_pair(at, kind, weft_clock_now(), small, ref, a, b);
+    weft__loc_commit(loc, at, 2);
+}
+
+void weft_lock_acquire(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order)
+{
+    record_pair(WEFT_EVENT_LOCK_ACQUIRE, paradigm, lock_id, acquisition_order, 0);
+}
+
+void weft_lock_release(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order)
+{
+    record_pair(WEFT_EVENT_LOCK_RELEASE, paradigm, lock_id, acquisition_order, 0);
+}
+
+void weft_task_create(weft_comm team, uint32_t creating_thread, uint32_t generation)
+{
+    record_pair(WEFT_EVENT_TASK_CREATE, 0, team.id, creating_thread, generation);
+}
+
+void weft_task_switch(weft_comm team, uint32_t creating_thread, uint32_t generation)
+{
+    record_pair(WEFT_EVENT_TASK_SWITCH, 0, team.id, creating_thread, generation);
+}
+
+void weft_task_complete(weft_comm team, uint32_t creating_thread, uint32_t generation)
+{
+    record_pair(WEFT_EVENT_TASK_COMPLETE, 0, team.id, creating_thread, generation);
+}
+
+/* MPI messages, blocking and non-blocking. */
+static inline void record_message(uint8_t kind, uint32_t peer, weft_comm comm, uint32_t tag,
+                                  uint64_t bytes, uint64_t request)
+{
+    size_t slots = weft__event_slots(kind, 0);
+    weft_loc *loc;
+    weft_slot *at = reserve(slots, &loc);
+    if (unlikely(!at))
+        return;
+    weft__encode_message(at, kind, weft_clock_now(), peer, comm.id, tag, bytes, request);
+    weft__loc_commit(loc, at, slots);
+}
+
+void weft_mpi_send(uint32_t receiver, weft_comm comm, uint32_t tag, uint64_t bytes)
+{
+    record_message(WEFT_EVENT_MPI_SEND, receiver, comm, tag, bytes, 0);
+}
+
+void weft_mpi_recv(uint32_t sender, weft_comm comm, uint32_t tag, uint64_t bytes)
+{
+    record_message(WEFT_EVENT_MPI_RECV, sender, comm, tag, bytes, 0);
+}
+
+void weft_mpi_isend(uint32_t receiver, weft_comm comm, uint32_t tag, uint64_t bytes,
+                    uint64_t request_id)
+{
+    record_message(WEFT_EVENT_MPI_ISEND, receiver, comm, tag, bytes, request_id);
+}
+
+void weft_mpi_irecv(uint32_t sender, weft_comm comm, uint32_t tag, uint64_t bytes,
+                    uint64_t request_id)
+{
+    record_message(WEFT_EVENT_MPI_IRECV, sender, comm, tag, bytes, request_id);
+}
+
+/* Events that carry one 64-bit word. */
+static inline void record_word(uint8_t kind, uint64_t word)
+{
+    weft_loc *loc;
+    weft_slot *at = reserve(2, &loc);
+    if (unlikely(!at))
+        return;
+    weft__encode_word(at, kind, weft_clock_now(), word);
+    weft__loc_commit(loc, at, 2);
+}
+
+void weft_mpi_isend_complete(uint64_t request_id)
+{
+    record_word(WEFT_EVENT_MPI_ISEND_COMPLETE, request_id);
+}
+
+void weft_mpi_irecv_request(uint64_t request_id)
+{
+    record_word(WEFT_EVENT_MPI_IRECV_REQUEST, request_id);
+}
+
+void weft_mpi_request_test(uint64_t request_id)
+{
+    record_word(WEFT_EVENT_MPI_REQUEST_TEST, request_id);
+}
+
+void weft_mpi_request_cancelled(uint64_t request_id)
+{
+    record_word(WEFT_EVENT_MPI_REQUEST_CANCELLED, request_id);
+}
+
+void weft_mpi_collective_end(weft_collective_op op, weft_comm comm, uint32_t root,
+                             uint64_t bytes_sent, uint64_t bytes_received)
+{
+    weft_loc *loc;
+    weft_slot *at = reserve(3, &loc);
+    if (unlikely(!at))
+        return;
+    weft__encode_collective_end(at, weft_clock_now(), op, comm.id, root, bytes_sent,
+                                bytes_received);
+    weft__loc_commit(loc, at, 3);
+}
+
+void weft_metric_values(weft_metric metric, uint32_t value_count, const uint64_t *values)
+{
+    if (value_count > WEFT_METRIC_MAX_VALUES)
+        value_count = WEFT_METRIC_MAX_VALUES;
+    size_t slots = weft__event_slots(WEFT_EVENT_METRIC, value_count);
+    weft_loc *loc;
+    weft_slot *at = reserve(slots, &loc);
+    if (unlikely(!at))
+        return;
+    weft__encode_metric(at, weft_clock_now(), metric.id, (uint16_t)value_count, values);
+    weft__loc_commit(loc, at, slots);
+}

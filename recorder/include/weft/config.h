@@ -1,0 +1,110 @@
+/* Run-time configuration from WEFT_* environment variables.
+ *
+ * Every variable is listed once in WEFT_CONFIG_LIST; the same list drives the
+ * parser, the defaults and `weft info`, so documentation cannot drift from
+ * the code. Values are read once, when recording starts. A bad value is
+ * reported in one line on stderr and the default is used instead. */
+#ifndef WEFT_RECORDER_CONFIG_H
+#define WEFT_RECORDER_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "weft/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define WEFT_EXPORT __attribute__((visibility("default")))
+#else
+#define WEFT_EXPORT
+#endif
+
+/* Which clock timestamps events. AUTO picks the TSC when the CPU has an
+ * invariant one, CLOCK_MONOTONIC otherwise. */
+typedef enum weft_timer_kind {
+    WEFT_TIMER_AUTO,
+    WEFT_TIMER_TSC,
+    WEFT_TIMER_MONOTONIC,
+} weft_timer_kind;
+
+typedef enum weft_config_type {
+    WEFT_CONFIG_BOOL,
+    WEFT_CONFIG_SIZE,
+    WEFT_CONFIG_PATH,
+    WEFT_CONFIG_TIMER,
+} weft_config_type;
+
+/* clang-format off */
+/* X(NAME without WEFT_, field, type, default text, one-line meaning) */
+#define WEFT_CONFIG_LIST(X)                                                                 \
+    X(ENABLE_TRACING, enable_tracing, WEFT_CONFIG_BOOL, "true",                           \
+      "Record events. false: the program runs as if untraced and no trace is written.")   \
+    X(EXPERIMENT_DIRECTORY, experiment_directory, WEFT_CONFIG_PATH, "",                  \
+      "Directory for the trace (traces.otf2, traces.def, traces/). Default: a new "        \
+      "weft-YYYYMMDD_HHMMSS_<pid> in the working directory. An existing directory is "     \
+      "never written into: weft picks a new name (NAME.1, NAME.2, ...) and says so.")      \
+    X(BUFFER_SIZE, buffer_size, WEFT_CONFIG_SIZE, "16M",                                 \
+      "Event-buffer memory per thread, with unit K, M or G (powers of 1024), at least "    \
+      "64K. Full parts go to a background writer; a thread waits only when all of its "    \
+      "memory is waiting to be written, and that wait appears in the trace as a buffer "   \
+      "flush.")                                                                           \
+    X(TIMER, timer, WEFT_CONFIG_TIMER, "auto",                                            \
+      "Event clock: tsc (invariant time-stamp counter, calibrated against "                \
+      "CLOCK_MONOTONIC), monotonic (clock_gettime) or auto (tsc when the CPU has an "      \
+      "invariant one).")                                                                  \
+    X(VERBOSE, verbose, WEFT_CONFIG_BOOL, "false",                                        \
+      "Progress and diagnostics on stderr: configuration, where the trace went, "          \
+      "buffer statistics.")                                                                \
+    X(WRITE_EMPTY_TRACE, write_empty_trace, WEFT_CONFIG_BOOL, "false",                    \
+      "Write a trace even when the program recorded no event. By default such a run "      \
+      "leaves no experiment directory behind.")
+/* clang-format on */
+
+typedef struct weft_config {
+    bool enable_tracing;
+    const char *experiment_directory; /* NULL: generate a name */
+    uint64_t buffer_size;
+    weft_timer_kind timer;
+    bool verbose;
+    bool write_empty_trace;
+} weft_config;
+
+/* Description of one variable, for `weft info`. Strings are static. */
+typedef struct weft_config_var {
+    const char *name; /* "WEFT_BUFFER_SIZE" */
+    const char *default_text;
+    const char *meaning;
+} weft_config_var;
+
+/* The table of every WEFT_* variable, in documentation order. */
+WEFT_EXPORT const weft_config_var *weft_config_vars(size_t *count);
+
+/* Smallest accepted WEFT_BUFFER_SIZE. */
+#define WEFT_CONFIG_MIN_BUFFER_SIZE ((uint64_t)64 * 1024)
+
+/* Fills *cfg from the environment. Bad values are reported in one stderr line
+ * each ("weft: WEFT_BUFFER_SIZE='abc' is not a size ...; using 16M") and
+ * replaced by the default. Never fails. The strings point into the
+ * environment or static storage. */
+void weft_config_load(weft_config *cfg);
+
+/* Parses a size with an optional unit: "4096", "64K", "16M", "1G" (powers of
+ * 1024; lower-case and a trailing "B"/"iB" accepted). Returns WEFT_ERR_INVALID
+ * for text that is not a size and WEFT_ERR_RANGE when it overflows 64 bits. */
+weft_status weft_config_parse_size(const char *text, uint64_t *out);
+
+/* Parses true/false, yes/no, on/off, 1/0 (any case). */
+weft_status weft_config_parse_bool(const char *text, bool *out);
+
+/* Parses auto, tsc, monotonic (any case). */
+weft_status weft_config_parse_timer(const char *text, weft_timer_kind *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEFT_RECORDER_CONFIG_H */

@@ -1,0 +1,134 @@
+/* The generic event model: the one API every adapter calls.
+ *
+ * Adapters (POMP2, OMPT, PMPI) translate their paradigm's events into these
+ * calls and nothing else; the recorder takes the timestamp, finds the calling
+ * thread's location (created on its first event), and appends the event to
+ * that location's buffer without a lock. All event functions are safe to call
+ * from any thread at any time, including before weft_init and after
+ * weft_finalize (then they do nothing), and never fail: trouble is reported
+ * once on stderr and recording stops, the program runs on.
+ *
+ * Handles (regions, communicators) come from the definition registry and are
+ * cached by the adapter; the event functions never look anything up. */
+#ifndef WEFT_RECORDER_RECORDER_H
+#define WEFT_RECORDER_RECORDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "weft/config.h"
+#include "weft/definitions.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* MPI collective operations, as OTF2's classic seventeen (the ones Scalasca's
+ * OTF2 2.x reader accepts). Stored in one byte. */
+/* clang-format off */
+#define WEFT_COLLECTIVE_LIST(X)                                                   \
+    X(BARRIER) X(BCAST) X(GATHER) X(GATHERV) X(SCATTER) X(SCATTERV)           \
+    X(ALLGATHER) X(ALLGATHERV) X(ALLTOALL) X(ALLTOALLV) X(ALLTOALLW)              \
+    X(ALLREDUCE) X(REDUCE) X(REDUCE_SCATTER) X(SCAN) X(EXSCAN)                    \
+    X(REDUCE_SCATTER_BLOCK)
+/* clang-format on */
+#define WEFT_COLLECTIVE_ENUM(name) WEFT_COLLECTIVE_##name,
+enum { WEFT_COLLECTIVE_LIST(WEFT_COLLECTIVE_ENUM) WEFT_COLLECTIVE_COUNT };
+#undef WEFT_COLLECTIVE_ENUM
+typedef uint8_t weft_collective_op;
+
+/* Root argument of a collective without a root. */
+#define WEFT_NO_ROOT UINT32_MAX
+
+/* ---- lifecycle ---------------------------------------------------------- */
+
+/* Starts recording: reads the configuration, sets up the clock, registers the
+ * exit handler. Called implicitly by the first event; calling it again is a
+ * no-op. Thread-safe. */
+WEFT_EXPORT void weft_init(void);
+
+/* Ends recording and writes the trace: every location's remaining events,
+ * the definitions, the clock properties. Runs at exit by itself; an adapter
+ * calls it earlier when its paradigm ends (MPI_Finalize). Later events are
+ * ignored. Idempotent; thread-safe. */
+WEFT_EXPORT void weft_finalize(void);
+
+/* Turns recording on or off for the whole process. Each switch is written on
+ * the calling thread as a MeasurementOnOff event. */
+WEFT_EXPORT void weft_recording_set(bool on);
+
+/* True while events are being recorded. */
+WEFT_EXPORT bool weft_recording_is_on(void);
+
+/* ---- region enter and leave (the hot path) ------------------------------ */
+
+WEFT_EXPORT void weft_enter(weft_region region);
+WEFT_EXPORT void weft_leave(weft_region region);
+
+/* ---- threads ------------------------------------------------------------ */
+
+/* On the forking thread, before the team exists: team_size threads asked. */
+WEFT_EXPORT void weft_thread_fork(weft_paradigm paradigm, uint32_t team_size);
+/* On the forking thread, after the team ended. */
+WEFT_EXPORT void weft_thread_join(weft_paradigm paradigm);
+/* On every team member, at the start and end of its part in the team. */
+WEFT_EXPORT void weft_thread_team_begin(weft_comm team);
+WEFT_EXPORT void weft_thread_team_end(weft_comm team);
+
+/* ---- locks -------------------------------------------------------------- */
+
+/* Lock ids and acquisition orders come from weft_lock_* below, so every
+ * adapter numbers locks the same way. */
+WEFT_EXPORT void weft_lock_acquire(weft_paradigm paradigm, uint32_t lock_id,
+                                   uint32_t acquisition_order);
+WEFT_EXPORT void weft_lock_release(weft_paradigm paradigm, uint32_t lock_id,
+                                   uint32_t acquisition_order);
+
+/* ---- tasks -------------------------------------------------------------- */
+
+/* A task is named by the thread that created it and that thread's running
+ * number of created tasks (OTF2's creatingThread and generationNumber). */
+WEFT_EXPORT void weft_task_create(weft_comm team, uint32_t creating_thread, uint32_t generation);
+WEFT_EXPORT void weft_task_switch(weft_comm team, uint32_t creating_thread, uint32_t generation);
+WEFT_EXPORT void weft_task_complete(weft_comm team, uint32_t creating_thread,
+                                    uint32_t generation);
+
+/* ---- MPI ---------------------------------------------------------------- */
+
+/* Ranks are ranks in comm; bytes are the message size in bytes. */
+WEFT_EXPORT void weft_mpi_send(uint32_t receiver, weft_comm comm, uint32_t tag, uint64_t bytes);
+WEFT_EXPORT void weft_mpi_recv(uint32_t sender, weft_comm comm, uint32_t tag, uint64_t bytes);
+WEFT_EXPORT void weft_mpi_isend(uint32_t receiver, weft_comm comm, uint32_t tag, uint64_t bytes,
+                                uint64_t request_id);
+WEFT_EXPORT void weft_mpi_isend_complete(uint64_t request_id);
+WEFT_EXPORT void weft_mpi_irecv_request(uint64_t request_id);
+WEFT_EXPORT void weft_mpi_irecv(uint32_t sender, weft_comm comm, uint32_t tag, uint64_t bytes,
+                                uint64_t request_id);
+WEFT_EXPORT void weft_mpi_request_test(uint64_t request_id);
+WEFT_EXPORT void weft_mpi_request_cancelled(uint64_t request_id);
+WEFT_EXPORT void weft_mpi_collective_begin(void);
+WEFT_EXPORT void weft_mpi_collective_end(weft_collective_op op, weft_comm comm, uint32_t root,
+                                         uint64_t bytes_sent, uint64_t bytes_received);
+
+/* ---- metrics ------------------------------------------------------------ */
+
+/* Records value_count values of the metric set `metric` (at most 64). */
+WEFT_EXPORT void weft_metric_values(weft_metric metric, uint32_t value_count,
+                                    const uint64_t *values);
+
+/* ---- shared helpers for adapters ---------------------------------------- */
+
+/* Lock numbering shared by every adapter: the id of a lock object (stable
+ * for the object's address, dense from 0), and the next acquisition order
+ * for that lock (counting from 1, as Scalasca requires). Call
+ * weft_lock_next_order while holding the lock, after acquiring it. */
+WEFT_EXPORT uint32_t weft_lock_id(const void *lock_object);
+WEFT_EXPORT uint32_t weft_lock_next_order(uint32_t lock_id);
+/* The order of the latest acquisition of lock_id (for its release event). */
+WEFT_EXPORT uint32_t weft_lock_current_order(uint32_t lock_id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEFT_RECORDER_RECORDER_H */

@@ -1,0 +1,142 @@
+/* weft_init, weft_finalize, recording on/off, and fork safety; see
+ * lifecycle.h and weft/recorder.h. */
+#include "lifecycle.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "archive.h"
+#include "clock.h"
+#include "location.h"
+#include "log.h"
+#include "sink.h"
+#include "weft/recorder.h"
+#include "writer.h"
+
+atomic_bool weft__recording;
+
+enum state {
+    STATE_UNINITIALISED, /* before the first event */
+    STATE_RUNNING,       /* recording, or paused by the user */
+    STATE_FINALISED,     /* the trace is written (or finalisation began) */
+    STATE_DISABLED,      /* WEFT_ENABLE_TRACING=false, or a failure */
+    STATE_FORKED_CHILD,  /* this process is a fork() of a traced one */
+};
+static _Atomic int state = STATE_UNINITIALISED;
+
+static weft_config config;
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static pid_t traced_pid;
+
+/* In a fork()ed child only the forking thread exists, and the parent's
+ * trace is not ours: never record or write anything here. */
+static void in_forked_child(void)
+{
+    atomic_store_explicit(&weft__recording, false, memory_order_relaxed);
+    atomic_store_explicit(&state, STATE_FORKED_CHILD, memory_order_relaxed);
+}
+
+static void finalize_at_exit(void)
+{
+    weft_finalize();
+}
+
+static void init_once_fn(void)
+{
+    weft_config_load(&config);
+    weft_log_set_verbose(config.verbose);
+    traced_pid = getpid();
+    if (!config.enable_tracing) {
+        weft_log_verbose("WEFT_ENABLE_TRACING is false: nothing is recorded");
+        atomic_store_explicit(&state, STATE_DISABLED, memory_order_relaxed);
+        return;
+    }
+    weft_clock_init(config.timer);
+    weft__loc_configure(config.buffer_size);
+    weft__sink_configure(&config);
+    pthread_atfork(NULL, NULL, in_forked_child);
+    atexit(finalize_at_exit);
+    weft__writer_start();
+    weft_log_verbose("recording with the %s clock, %llu bytes of buffer per thread",
+                     weft_clock_name(), (unsigned long long)config.buffer_size);
+    atomic_store_explicit(&state, STATE_RUNNING, memory_order_relaxed);
+    /* Release: the configuration above is complete before any thread sees
+     * recording on (pairs with the acquire in weft__gate_slow). */
+    atomic_store_explicit(&weft__recording, true, memory_order_release);
+}
+
+void weft_init(void)
+{
+    pthread_once(&init_once, init_once_fn);
+}
+
+bool weft__gate_slow(void)
+{
+    if (atomic_load_explicit(&state, memory_order_relaxed) == STATE_UNINITIALISED)
+        weft_init();
+    return atomic_load_explicit(&weft__recording, memory_order_acquire);
+}
+
+void weft__recording_stop_on_error(void)
+{
+    atomic_store_explicit(&weft__recording, false, memory_order_release);
+}
+
+static void report(const weft_sink_totals *totals, uint32_t locations)
+{
+    const char *dir = weft__archive_directory();
+    if (totals->events_lost > 0)
+        weft_log_error("%llu events were recorded but could not be written%s%s",
+                       (unsigned long long)totals->events_lost,
+                       dir ? "; the trace is incomplete: " : "", dir ? dir : "");
+    if (dir && !totals->failed)
+        weft_log_verbose("trace written to '%s': %llu events on %u locations", dir,
+                         (unsigned long long)totals->events_written, locations);
+}
+
+void weft_finalize(void)
+{
+    int expected = STATE_RUNNING;
+    if (getpid() != traced_pid ||
+        !atomic_compare_exchange_strong(&state, &expected, STATE_FINALISED))
+        return;
+    atomic_store_explicit(&weft__recording, false, memory_order_release);
+
+    /* After the freeze no location hands over another chunk, so once the
+     * writer has drained its queue only the chunks being filled remain. */
+    weft__loc_freeze_all();
+    weft__writer_stop();
+    weft__loc_for_each_unwritten(weft__sink_write);
+
+    weft_sink_totals totals = weft__sink_finish(config.write_empty_trace);
+    if (totals.archive_open) {
+        weft_clock_properties clock;
+        weft_clock_describe(totals.first_time, totals.last_time, &clock);
+        weft__archive_close(weft_defs_global(), &clock);
+    } else if (totals.events_written == 0 && totals.events_lost == 0) {
+        weft_log_verbose("no events were recorded; no trace written");
+    }
+    report(&totals, weft__loc_count());
+}
+
+void weft_recording_set(bool on)
+{
+    weft__gate_slow(); /* initialises on first use */
+    if (atomic_load_explicit(&state, memory_order_relaxed) != STATE_RUNNING)
+        return;
+    if (atomic_load_explicit(&weft__recording, memory_order_relaxed) == on)
+        return;
+    /* The switch is itself an event, so it is written while recording is
+     * on: after switching on, before switching off. */
+    if (on)
+        atomic_store_explicit(&weft__recording, true, memory_order_release);
+    weft__measurement_on_off(on);
+    if (!on)
+        atomic_store_explicit(&weft__recording, false, memory_order_release);
+}
+
+bool weft_recording_is_on(void)
+{
+    return atomic_load_explicit(&weft__recording, memory_order_relaxed);
+}

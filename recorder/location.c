@@ -1,0 +1,290 @@
+/* Locations and their chunk buffers; see location.h for the design. Every
+ * function here except weft__loc_commit is off the hot path and may lock. */
+#include "location.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "log.h"
+#include "weft/alloc.h"
+#include "writer.h"
+
+__thread weft_loc *weft__tls_loc __attribute__((tls_model("initial-exec")));
+
+/* A location's memory is split into this many chunks: the thread can fill
+ * the others while the writer drains one. */
+#define CHUNKS_PER_LOCATION 8u
+
+/* Chunk geometry, set once by weft__loc_configure before any location. */
+static size_t chunk_capacity;
+
+/* All locations, in creation order; guarded by list_mutex. */
+static pthread_mutex_t list_mutex = PTHREAD_MUTEX_INITIALIZER;
+static weft_loc *list_head, *list_tail;
+static uint32_t list_count;
+static uint32_t next_thread_number = 1; /* 0 is the main thread's */
+
+/* Runs weft__loc_thread_exit when a recording thread ends. */
+static pthread_key_t exit_key;
+
+static void thread_exit(void *arg);
+
+void weft__loc_configure(uint64_t buffer_bytes)
+{
+    uint64_t chunk_bytes = buffer_bytes / CHUNKS_PER_LOCATION;
+    chunk_capacity = (size_t)((chunk_bytes - sizeof(weft_chunk)) / sizeof(weft_slot));
+    pthread_key_create(&exit_key, thread_exit);
+}
+
+static weft_chunk *chunk_create(weft_loc *owner)
+{
+    weft_chunk *chunk = weft_alloc(sizeof(weft_chunk) + chunk_capacity * sizeof(weft_slot));
+    if (!chunk)
+        return NULL;
+    /* Touch every page now, in the slow path, rather than fault on the hot
+     * path later. */
+    memset(chunk->slots, 0, chunk_capacity * sizeof(weft_slot));
+    chunk->next = NULL;
+    chunk->owner = owner;
+    chunk->used = 0;
+    chunk->capacity = chunk_capacity;
+    return chunk;
+}
+
+/* Makes `chunk` the one being filled. Caller holds loc->mutex. */
+static void install(weft_loc *loc, weft_chunk *chunk)
+{
+    loc->chunk = chunk;
+    loc->limit = chunk ? chunk->slots + chunk->capacity : NULL;
+    atomic_store_explicit(&loc->cursor, chunk ? chunk->slots : NULL, memory_order_relaxed);
+}
+
+static uint32_t pick_thread_number(void)
+{
+    if (gettid() == getpid())
+        return 0;
+    pthread_mutex_lock(&list_mutex);
+    uint32_t number = next_thread_number++;
+    pthread_mutex_unlock(&list_mutex);
+    return number;
+}
+
+weft_loc *weft__loc_create(void)
+{
+    weft_loc *loc = weft_calloc(1, sizeof(*loc));
+    if (!loc)
+        goto fail;
+    loc->thread_number = pick_thread_number();
+    char name[64];
+    if (loc->thread_number == 0)
+        snprintf(name, sizeof(name), "Master thread");
+    else
+        snprintf(name, sizeof(name), "Thread %u", loc->thread_number);
+    if (weft_registry_location(weft_defs_global(), name, loc->thread_number, &loc->def) !=
+        WEFT_OK)
+        goto fail;
+    weft_chunk *first = chunk_create(loc);
+    if (!first)
+        goto fail;
+    pthread_mutex_init(&loc->mutex, NULL);
+    pthread_cond_init(&loc->chunk_returned, NULL);
+    loc->chunks_allocated = 1;
+    install(loc, first);
+
+    pthread_mutex_lock(&list_mutex);
+    if (list_tail)
+        list_tail->next_in_list = loc;
+    else
+        list_head = loc;
+    list_tail = loc;
+    list_count++;
+    pthread_mutex_unlock(&list_mutex);
+
+    pthread_setspecific(exit_key, loc);
+    weft__tls_loc = loc;
+    return loc;
+
+fail:
+    /* The location stays unregistered: a partly built one is not listed,
+     * so nothing else can reach it. */
+    weft_free(loc);
+    weft_log_error("out of memory creating the buffer of a thread; its events are not recorded");
+    return NULL;
+}
+
+/* Hands the current chunk to the writer (or keeps it for reuse when it is
+ * empty or was written synchronously). `mid_run` counts it as a flush of a
+ * full chunk (not the last one of an ending thread). Caller holds
+ * loc->mutex. */
+static void hand_over_current(weft_loc *loc, bool mid_run)
+{
+    weft_chunk *chunk = loc->chunk;
+    if (!chunk)
+        return;
+    chunk->used = (size_t)(atomic_load_explicit(&loc->cursor, memory_order_relaxed) -
+                           chunk->slots);
+    install(loc, NULL);
+    if (chunk->used > 0 && weft__writer_submit(chunk)) {
+        loc->chunks_handed_over += mid_run;
+        return;
+    }
+    chunk->next = loc->free_chunks;
+    loc->free_chunks = chunk;
+}
+
+/* A free chunk: reused, newly allocated within the bound, or waited for.
+ * NULL when finalisation began meanwhile, or when memory ran out with no
+ * chunk in flight. *wait_start is set to the start of a wait, if any.
+ * Caller holds loc->mutex (released while waiting). */
+static weft_chunk *take_free(weft_loc *loc, uint64_t *wait_start)
+{
+    for (;;) {
+        if (loc->frozen)
+            return NULL;
+        weft_chunk *chunk = loc->free_chunks;
+        if (chunk) {
+            loc->free_chunks = chunk->next;
+            chunk->next = NULL;
+            return chunk;
+        }
+        if (loc->chunks_allocated < CHUNKS_PER_LOCATION) {
+            chunk = chunk_create(loc);
+            if (chunk) {
+                loc->chunks_allocated++;
+                return chunk;
+            }
+            if (loc->chunks_allocated == 0)
+                return NULL;
+            /* Out of memory, but chunks are in flight: wait for one. */
+        }
+        if (*wait_start == 0)
+            *wait_start = weft_clock_now();
+        pthread_cond_wait(&loc->chunk_returned, &loc->mutex);
+    }
+}
+
+weft_slot *weft__loc_refill(weft_loc *loc, size_t slots)
+{
+    weft_slot *at = NULL;
+    pthread_mutex_lock(&loc->mutex);
+    if (loc->frozen || loc->exited || slots + 2 > chunk_capacity)
+        goto out;
+    hand_over_current(loc, true);
+    uint64_t wait_start = 0;
+    weft_chunk *fresh = take_free(loc, &wait_start);
+    if (!fresh)
+        goto out;
+    install(loc, fresh);
+    at = fresh->slots;
+    if (wait_start) {
+        /* The thread stood still: say so in the trace, as OTF2's
+         * BufferFlush record (start and stop time). */
+        uint64_t now = weft_clock_now();
+        weft__encode_word(at, WEFT_EVENT_BUFFER_FLUSH, wait_start, now);
+        at += weft__event_slots(WEFT_EVENT_BUFFER_FLUSH, 0);
+        weft__loc_commit(loc, fresh->slots, (size_t)(at - fresh->slots));
+        loc->waits++;
+        loc->wait_ticks += now - wait_start;
+    }
+out:
+    pthread_mutex_unlock(&loc->mutex);
+    return at;
+}
+
+void weft__loc_return_chunk(weft_chunk *chunk)
+{
+    weft_loc *loc = chunk->owner;
+    pthread_mutex_lock(&loc->mutex);
+    chunk->used = 0;
+    if (loc->exited) {
+        /* Nobody will fill it again: give the memory back. */
+        loc->chunks_allocated--;
+        weft_free(chunk);
+    } else {
+        chunk->next = loc->free_chunks;
+        loc->free_chunks = chunk;
+        pthread_cond_signal(&loc->chunk_returned);
+    }
+    pthread_mutex_unlock(&loc->mutex);
+}
+
+/* The thread ends: hand over what it recorded and free its spare memory.
+ * The location itself stays listed; finalisation writes its definition. */
+static void thread_exit(void *arg)
+{
+    weft_loc *loc = arg;
+    pthread_mutex_lock(&loc->mutex);
+    if (!loc->frozen)
+        hand_over_current(loc, false);
+    loc->exited = true;
+    while (loc->free_chunks) {
+        weft_chunk *chunk = loc->free_chunks;
+        loc->free_chunks = chunk->next;
+        loc->chunks_allocated--;
+        weft_free(chunk);
+    }
+    pthread_mutex_unlock(&loc->mutex);
+    /* An event raised later by another thread-exit handler gets a new
+     * location rather than writing into this finished one. */
+    weft__tls_loc = NULL;
+}
+
+void weft__loc_freeze_all(void)
+{
+    pthread_mutex_lock(&list_mutex);
+    for (weft_loc *loc = list_head; loc; loc = loc->next_in_list) {
+        pthread_mutex_lock(&loc->mutex);
+        loc->frozen = true;
+        pthread_cond_broadcast(&loc->chunk_returned);
+        pthread_mutex_unlock(&loc->mutex);
+    }
+    pthread_mutex_unlock(&list_mutex);
+}
+
+size_t weft__loc_snapshot(weft_loc *loc, const weft_slot **slots)
+{
+    pthread_mutex_lock(&loc->mutex);
+    size_t count = 0;
+    *slots = NULL;
+    if (loc->chunk) {
+        /* Acquire: pairs with the release in weft__loc_commit, so every
+         * slot below the cursor is completely written. */
+        weft_slot *end = atomic_load_explicit(&loc->cursor, memory_order_acquire);
+        *slots = loc->chunk->slots;
+        count = (size_t)(end - loc->chunk->slots);
+    }
+    pthread_mutex_unlock(&loc->mutex);
+    return count;
+}
+
+void weft__loc_for_each(void (*fn)(weft_loc *loc, void *context), void *context)
+{
+    /* Lock order: list_mutex before a location's mutex (as in freeze_all). */
+    pthread_mutex_lock(&list_mutex);
+    for (weft_loc *loc = list_head; loc; loc = loc->next_in_list)
+        fn(loc, context);
+    pthread_mutex_unlock(&list_mutex);
+}
+
+void weft__loc_for_each_unwritten(void (*fn)(weft_loc *loc, const weft_slot *slots,
+                                             size_t count))
+{
+    pthread_mutex_lock(&list_mutex);
+    for (weft_loc *loc = list_head; loc; loc = loc->next_in_list) {
+        const weft_slot *slots;
+        size_t count = weft__loc_snapshot(loc, &slots);
+        if (count > 0)
+            fn(loc, slots, count);
+    }
+    pthread_mutex_unlock(&list_mutex);
+}
+
+uint32_t weft__loc_count(void)
+{
+    pthread_mutex_lock(&list_mutex);
+    uint32_t count = list_count;
+    pthread_mutex_unlock(&list_mutex);
+    return count;
+}

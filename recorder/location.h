@@ -1,0 +1,116 @@
+/* Per-thread locations and their chunked event buffers.
+ *
+ * Each OS thread that records gets a location on its first event, found
+ * through an initial-exec thread-local pointer. Its memory
+ * (WEFT_BUFFER_SIZE) is split into chunks; the thread fills one chunk with
+ * no lock and no atomic read-modify-write, then hands it to the background
+ * writer and continues in a free one. It waits only when every chunk is
+ * still queued for writing; that wait becomes a BUFFER_FLUSH event.
+ *
+ *   location ── chunk (being filled) ──> writer queue ──> OTF2 ──┐
+ *       ^                                                        │
+ *       └───────────── free chunks <─────────────────────────────┘
+ */
+#ifndef WEFT_RECORDER_LOCATION_H
+#define WEFT_RECORDER_LOCATION_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event_codec.h"
+#include "weft/definitions.h"
+
+typedef struct weft_loc weft_loc;
+
+typedef struct weft_chunk {
+    struct weft_chunk *next; /* link in the writer queue or a free list */
+    weft_loc *owner;
+    size_t used;     /* slots holding events; set when handed over */
+    size_t capacity; /* slots */
+    weft_slot slots[];
+} weft_chunk;
+
+struct weft_loc {
+    /* Hot: the owner thread's fill state. `cursor` is the next free slot;
+     * the owner stores it with release after each event (weft__loc_commit)
+     * so that finalisation can read a live thread's events with acquire
+     * (weft__loc_snapshot). `limit` and `chunk` change only under `mutex`. */
+    _Atomic(weft_slot *) cursor;
+    weft_slot *limit;
+    weft_chunk *chunk;
+
+    /* Cold, guarded by `mutex`: free chunks, counts, lifecycle flags. */
+    pthread_mutex_t mutex;
+    pthread_cond_t chunk_returned; /* signalled by weft__loc_return_chunk */
+    weft_chunk *free_chunks;
+    uint32_t chunks_allocated;
+    bool exited; /* the thread has ended */
+    bool frozen; /* finalisation has begun: hand nothing more over */
+    uint64_t chunks_handed_over; /* full chunks, mid-run */
+    uint64_t waits;
+    uint64_t wait_ticks;
+
+    /* Constant after creation. */
+    weft_location def;
+    uint32_t thread_number;
+    weft_loc *next_in_list; /* all locations, newest first */
+
+    /* Owned by whoever writes OTF2 (the writer thread; at finalisation the
+     * finalising thread after the writer has stopped). */
+    void *evt_writer;
+    uint64_t events_written;
+    uint64_t events_lost; /* recorded but not written: the output failed */
+    uint64_t first_time, last_time;
+};
+
+/* The calling thread's location, NULL before its first event. Initial-exec:
+ * the OMPT tool library may be dlopen'ed, and glibc keeps spare static TLS
+ * for exactly this case (one pointer). */
+extern __thread weft_loc *weft__tls_loc __attribute__((tls_model("initial-exec")));
+
+/* Sets the chunk geometry from the buffer size; call once at init. */
+void weft__loc_configure(uint64_t buffer_bytes);
+
+/* Creates the calling thread's location with its first chunk and stores it
+ * in weft__tls_loc; NULL (reported once) when out of memory. */
+weft_loc *weft__loc_create(void);
+
+/* Slow path: the current chunk cannot take `slots` more slots. Hands it to
+ * the writer and installs a free one (waiting if there is none), and returns
+ * where the event goes, or NULL when recording must not continue. */
+weft_slot *weft__loc_refill(weft_loc *loc, size_t slots);
+
+/* Publishes `slots` slots written at `at` (see `cursor` above). */
+static inline void weft__loc_commit(weft_loc *loc, weft_slot *at, size_t slots)
+{
+    /* Release: the slots' contents become visible before the new cursor;
+     * pairs with the acquire in weft__loc_snapshot. */
+    atomic_store_explicit(&loc->cursor, at + slots, memory_order_release);
+}
+
+/* Called by the writer when a chunk's events are written. */
+void weft__loc_return_chunk(weft_chunk *chunk);
+
+/* Finalisation: stops every location from handing over more chunks, so that
+ * after this the writer queue holds every chunk ever handed over. */
+void weft__loc_freeze_all(void);
+
+/* The events a location has not handed over: its current chunk from the
+ * start to the last committed slot. Only after weft__loc_freeze_all. */
+size_t weft__loc_snapshot(weft_loc *loc, const weft_slot **slots);
+
+/* Calls fn with every location's snapshot (see above) that holds events.
+ * Only after weft__loc_freeze_all. */
+void weft__loc_for_each_unwritten(void (*fn)(weft_loc *loc, const weft_slot *slots,
+                                             size_t count));
+
+/* Calls fn for every location ever created, oldest first. */
+void weft__loc_for_each(void (*fn)(weft_loc *loc, void *context), void *context);
+
+/* Locations created so far. */
+uint32_t weft__loc_count(void);
+
+#endif /* WEFT_RECORDER_LOCATION_H */

@@ -1,0 +1,113 @@
+/* Lock ids and acquisition orders shared by all adapters (weft/recorder.h).
+ *
+ * A lock object's address maps to a dense id, registered once under a
+ * mutex. Acquisition orders are per-lock counters in a two-level table of
+ * fixed pages, so a counter never moves while another thread bumps it. */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "log.h"
+#include "weft/alloc.h"
+#include "weft/recorder.h"
+
+#define PAGE_LOCKS 1024u
+#define MAX_PAGES 1024u /* at most 1,048,576 distinct locks */
+
+typedef struct lock_entry {
+    const void *object;
+    uint32_t id;
+} lock_entry;
+
+/* Registration state, guarded by registry_mutex. */
+static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
+static lock_entry *entries; /* open addressing on the address */
+static uint32_t entry_capacity, lock_count;
+
+/* Order counters: pages are published with release (after zeroing) in
+ * register_locked and read with acquire in counter_of. */
+static _Atomic(atomic_uint *) pages[MAX_PAGES];
+
+static uint32_t slot_of(const void *object, uint32_t capacity)
+{
+    uintptr_t key = (uintptr_t)object;
+    key ^= key >> 17;
+    key *= UINT64_C(0xed5ad4bb);
+    return (uint32_t)key & (capacity - 1);
+}
+
+static int grow_entries(void)
+{
+    uint32_t capacity = entry_capacity ? entry_capacity * 2 : 256;
+    lock_entry *bigger = weft_calloc(capacity, sizeof(*bigger));
+    if (!bigger)
+        return -1;
+    for (uint32_t i = 0; i < entry_capacity; i++) {
+        if (!entries[i].object)
+            continue;
+        uint32_t at = slot_of(entries[i].object, capacity);
+        while (bigger[at].object)
+            at = (at + 1) & (capacity - 1);
+        bigger[at] = entries[i];
+    }
+    weft_free(entries);
+    entries = bigger;
+    entry_capacity = capacity;
+    return 0;
+}
+
+static uint32_t register_locked(const void *object)
+{
+    if ((lock_count + 1) * 2 > entry_capacity && grow_entries() != 0)
+        return UINT32_MAX;
+    uint32_t at = slot_of(object, entry_capacity);
+    while (entries[at].object && entries[at].object != object)
+        at = (at + 1) & (entry_capacity - 1);
+    if (entries[at].object)
+        return entries[at].id;
+    uint32_t id = lock_count;
+    uint32_t page = id / PAGE_LOCKS;
+    if (page >= MAX_PAGES)
+        return UINT32_MAX;
+    if (!atomic_load_explicit(&pages[page], memory_order_relaxed)) {
+        atomic_uint *counters = weft_calloc(PAGE_LOCKS, sizeof(*counters));
+        if (!counters)
+            return UINT32_MAX;
+        atomic_store_explicit(&pages[page], counters, memory_order_release);
+    }
+    entries[at].object = object;
+    entries[at].id = id;
+    lock_count++;
+    return id;
+}
+
+uint32_t weft_lock_id(const void *lock_object)
+{
+    pthread_mutex_lock(&registry_mutex);
+    uint32_t id = register_locked(lock_object);
+    pthread_mutex_unlock(&registry_mutex);
+    if (id == UINT32_MAX)
+        weft_log_error("cannot number more locks (out of memory or over a million)");
+    return id;
+}
+
+static atomic_uint *counter_of(uint32_t lock_id)
+{
+    if (lock_id == UINT32_MAX || lock_id / PAGE_LOCKS >= MAX_PAGES)
+        return NULL;
+    atomic_uint *page = atomic_load_explicit(&pages[lock_id / PAGE_LOCKS], memory_order_acquire);
+    return page ? &page[lock_id % PAGE_LOCKS] : NULL;
+}
+
+uint32_t weft_lock_next_order(uint32_t lock_id)
+{
+    atomic_uint *counter = counter_of(lock_id);
+    /* Relaxed: the caller holds the lock, which orders acquisitions. */
+    return counter ? atomic_fetch_add_explicit(counter, 1, memory_order_relaxed) + 1 : 0;
+}
+
+uint32_t weft_lock_current_order(uint32_t lock_id)
+{
+    atomic_uint *counter = counter_of(lock_id);
+    return counter ? atomic_load_explicit(counter, memory_order_relaxed) : 0;
+}

@@ -1,0 +1,217 @@
+/* Decoding chunks into OTF2 events; see sink.h. */
+#include "sink.h"
+
+#include <otf2/otf2.h>
+#include <pthread.h>
+
+#include "archive.h"
+#include "lifecycle.h"
+#include "log.h"
+#include "weft/definitions_otf2.h"
+#include "weft/recorder.h"
+
+/* Guards everything below and every location's writer-owned fields. */
+static pthread_mutex_t sink_mutex = PTHREAD_MUTEX_INITIALIZER;
+static const weft_config *config;
+static bool failed; /* the output is broken: count, do not write */
+static bool archive_tried;
+
+void weft__sink_configure(const weft_config *cfg)
+{
+    config = cfg;
+}
+
+static OTF2_CollectiveOp collective_to_otf2(uint8_t op)
+{
+#define OP_ENTRY(name) OTF2_COLLECTIVE_OP_##name,
+    static const OTF2_CollectiveOp map[] = {WEFT_COLLECTIVE_LIST(OP_ENTRY)};
+#undef OP_ENTRY
+    return op < WEFT_COLLECTIVE_COUNT ? map[op] : OTF2_COLLECTIVE_OP_BARRIER;
+}
+
+/* One decoded event into OTF2. */
+static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, const weft_event *e)
+{
+    OTF2_TimeStamp t = e->time;
+    switch (e->kind) {
+    case WEFT_EVENT_ENTER:
+        return OTF2_EvtWriter_Enter(w, NULL, t, e->ref);
+    case WEFT_EVENT_LEAVE:
+        return OTF2_EvtWriter_Leave(w, NULL, t, e->ref);
+    case WEFT_EVENT_THREAD_FORK:
+        return OTF2_EvtWriter_ThreadFork(w, NULL, t, weft_paradigm_to_otf2(e->small), e->ref);
+    case WEFT_EVENT_THREAD_JOIN:
+        return OTF2_EvtWriter_ThreadJoin(w, NULL, t, weft_paradigm_to_otf2(e->small));
+    case WEFT_EVENT_THREAD_TEAM_BEGIN:
+        return OTF2_EvtWriter_ThreadTeamBegin(w, NULL, t, e->ref);
+    case WEFT_EVENT_THREAD_TEAM_END:
+        return OTF2_EvtWriter_ThreadTeamEnd(w, NULL, t, e->ref);
+    case WEFT_EVENT_LOCK_ACQUIRE:
+        return OTF2_EvtWriter_ThreadAcquireLock(w, NULL, t, weft_paradigm_to_otf2(e->small),
+                                                e->ref, e->a);
+    case WEFT_EVENT_LOCK_RELEASE:
+        return OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t, weft_paradigm_to_otf2(e->small),
+                                                e->ref, e->a);
+    case WEFT_EVENT_TASK_CREATE:
+        return OTF2_EvtWriter_ThreadTaskCreate(w, NULL, t, e->ref, e->a, e->b);
+    case WEFT_EVENT_TASK_SWITCH:
+        return OTF2_EvtWriter_ThreadTaskSwitch(w, NULL, t, e->ref, e->a, e->b);
+    case WEFT_EVENT_TASK_COMPLETE:
+        return OTF2_EvtWriter_ThreadTaskComplete(w, NULL, t, e->ref, e->a, e->b);
+    case WEFT_EVENT_MPI_SEND:
+        return OTF2_EvtWriter_MpiSend(w, NULL, t, e->a, e->ref, e->b, e->bytes);
+    case WEFT_EVENT_MPI_RECV:
+        return OTF2_EvtWriter_MpiRecv(w, NULL, t, e->a, e->ref, e->b, e->bytes);
+    case WEFT_EVENT_MPI_ISEND:
+        return OTF2_EvtWriter_MpiIsend(w, NULL, t, e->a, e->ref, e->b, e->bytes, e->request);
+    case WEFT_EVENT_MPI_IRECV:
+        return OTF2_EvtWriter_MpiIrecv(w, NULL, t, e->a, e->ref, e->b, e->bytes, e->request);
+    case WEFT_EVENT_MPI_ISEND_COMPLETE:
+        return OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, e->request);
+    case WEFT_EVENT_MPI_IRECV_REQUEST:
+        return OTF2_EvtWriter_MpiIrecvRequest(w, NULL, t, e->request);
+    case WEFT_EVENT_MPI_REQUEST_TEST:
+        return OTF2_EvtWriter_MpiRequestTest(w, NULL, t, e->request);
+    case WEFT_EVENT_MPI_REQUEST_CANCELLED:
+        return OTF2_EvtWriter_MpiRequestCancelled(w, NULL, t, e->request);
+    case WEFT_EVENT_MPI_COLLECTIVE_BEGIN:
+        return OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t);
+    case WEFT_EVENT_MPI_COLLECTIVE_END:
+        return OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t, collective_to_otf2(e->small), e->ref,
+                                               e->a, e->bytes, e->bytes_received);
+    case WEFT_EVENT_METRIC: {
+        OTF2_Type types[WEFT_METRIC_MAX_VALUES];
+        OTF2_MetricValue values[WEFT_METRIC_MAX_VALUES];
+        for (uint32_t i = 0; i < e->value_count; i++) {
+            types[i] = OTF2_TYPE_UINT64;
+            values[i].unsigned_int = e->values[i];
+        }
+        return OTF2_EvtWriter_Metric(w, NULL, t, e->ref, (uint8_t)e->value_count, types, values);
+    }
+    case WEFT_EVENT_MEASUREMENT_ON_OFF:
+        return OTF2_EvtWriter_MeasurementOnOff(w, NULL, t,
+                                               e->small ? OTF2_MEASUREMENT_ON
+                                                        : OTF2_MEASUREMENT_OFF);
+    case WEFT_EVENT_BUFFER_FLUSH:
+        return OTF2_EvtWriter_BufferFlush(w, NULL, t, e->bytes);
+    default:
+        return OTF2_ERROR_INVALID_ARGUMENT;
+    }
+}
+
+/* Counts the events in slots without writing them. */
+static uint64_t count_events(const weft_slot *slots, size_t count)
+{
+    uint64_t events = 0;
+    weft_event e;
+    size_t used;
+    for (size_t at = 0; at < count && (used = weft__event_decode(slots + at, count - at, &e));
+         at += used)
+        events++;
+    return events;
+}
+
+/* From now on nothing is written: recording stops, what arrives is lost. */
+static void fail_output(void)
+{
+    failed = true;
+    weft__recording_stop_on_error();
+}
+
+static OTF2_EvtWriter *evt_writer_of(weft_loc *loc)
+{
+    if (loc->evt_writer)
+        return loc->evt_writer;
+    if (!archive_tried) {
+        archive_tried = true;
+        if (weft__archive_open(config) != WEFT_OK) {
+            fail_output();
+            return NULL;
+        }
+    }
+    weft_location_def def;
+    weft_registry_location_get(weft_defs_global(), loc->def, &def);
+    loc->evt_writer = OTF2_Archive_GetEvtWriter(weft__archive_get(), weft_location_otf2_id(&def));
+    if (!loc->evt_writer) {
+        weft_log_error("the OTF2 library gave no event writer for thread %u; recording stops",
+                       loc->thread_number);
+        fail_output();
+    }
+    return loc->evt_writer;
+}
+
+static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
+{
+    OTF2_EvtWriter *w = failed ? NULL : evt_writer_of(loc);
+    size_t at = 0;
+    weft_event e;
+    size_t used;
+    for (; w && at < count && (used = weft__event_decode(slots + at, count - at, &e)); at += used) {
+        OTF2_ErrorCode code = write_event(w, &e);
+        if (code != OTF2_SUCCESS) {
+            weft_log_error("writing the trace failed: %s (%s); recording stops, the program "
+                           "continues",
+                           OTF2_Error_GetName(code), OTF2_Error_GetDescription(code));
+            fail_output();
+            break;
+        }
+        if (loc->events_written == 0 || e.time < loc->first_time)
+            loc->first_time = e.time;
+        if (e.time > loc->last_time)
+            loc->last_time = e.time;
+        loc->events_written++;
+    }
+    loc->events_lost += count_events(slots + at, count - at);
+}
+
+void weft__sink_write(weft_loc *loc, const weft_slot *slots, size_t count)
+{
+    pthread_mutex_lock(&sink_mutex);
+    write_locked(loc, slots, count);
+    pthread_mutex_unlock(&sink_mutex);
+}
+
+static void add_property(weft_loc *loc, const char *name, uint64_t value)
+{
+    weft_registry_location_property(weft_defs_global(), loc->def, name, value);
+}
+
+static void finish_location(weft_loc *loc, void *context)
+{
+    weft_sink_totals *totals = context;
+    if (!failed && totals->archive_open && !loc->evt_writer)
+        evt_writer_of(loc); /* an empty event file keeps readers happy */
+    if (loc->evt_writer) {
+        OTF2_Archive_CloseEvtWriter(weft__archive_get(), loc->evt_writer);
+        loc->evt_writer = NULL;
+    }
+    weft_registry_location_set_events(weft_defs_global(), loc->def, loc->events_written);
+    add_property(loc, "weft::buffer_flushes", loc->chunks_handed_over);
+    add_property(loc, "weft::buffer_waits", loc->waits);
+    add_property(loc, "weft::buffer_wait_ticks", loc->wait_ticks);
+    add_property(loc, "weft::events_lost", loc->events_lost);
+
+    if (loc->events_written) {
+        if (totals->events_written == 0 || loc->first_time < totals->first_time)
+            totals->first_time = loc->first_time;
+        if (loc->last_time > totals->last_time)
+            totals->last_time = loc->last_time;
+    }
+    totals->events_written += loc->events_written;
+    totals->events_lost += loc->events_lost;
+}
+
+weft_sink_totals weft__sink_finish(bool force_archive)
+{
+    pthread_mutex_lock(&sink_mutex);
+    if (force_archive && !archive_tried) {
+        archive_tried = true;
+        if (weft__archive_open(config) != WEFT_OK)
+            failed = true;
+    }
+    weft_sink_totals totals = {.archive_open = weft__archive_get() != NULL};
+    weft__loc_for_each(finish_location, &totals);
+    totals.failed = failed;
+    pthread_mutex_unlock(&sink_mutex);
+    return totals;
+}

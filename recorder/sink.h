@@ -1,0 +1,40 @@
+/* Where chunks end up: decoded and written as OTF2 events.
+ *
+ * The sink opens the archive on the first chunk (so a program that records
+ * nothing leaves no directory), keeps one OTF2 event writer per location,
+ * and counts what it writes. If the output fails, it says so once, stops
+ * recording, and from then on counts events as lost instead of writing them.
+ * Calls are serialised by the sink's own mutex: the writer thread is the
+ * usual caller, a recording thread only when the writer could not start. */
+#ifndef WEFT_RECORDER_SINK_H
+#define WEFT_RECORDER_SINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "location.h"
+#include "weft/config.h"
+
+/* Remembers the configuration the archive is opened with. */
+void weft__sink_configure(const weft_config *cfg);
+
+/* Writes `count` slots of events recorded on loc. */
+void weft__sink_write(weft_loc *loc, const weft_slot *slots, size_t count);
+
+/* Totals over all locations, for the finalisation report. */
+typedef struct weft_sink_totals {
+    uint64_t events_written;
+    uint64_t events_lost;
+    uint64_t first_time, last_time;
+    bool archive_open;
+    bool failed;
+} weft_sink_totals;
+
+/* Closes every location's event writer (creating empty ones for locations
+ * that wrote nothing), stores event counts and buffer statistics in the
+ * registry as location properties, and returns the totals. Only after the
+ * writer has stopped. With `force_archive`, opens the archive even when
+ * nothing was written (WEFT_WRITE_EMPTY_TRACE). */
+weft_sink_totals weft__sink_finish(bool force_archive);
+
+#endif /* WEFT_RECORDER_SINK_H */

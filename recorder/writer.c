@@ -1,0 +1,91 @@
+/* The writer thread and its queue; see writer.h. */
+#include "writer.h"
+
+#include <pthread.h>
+#include <signal.h>
+
+#include "log.h"
+#include "sink.h"
+
+/* The queue: a FIFO of chunks linked through chunk->next. Everything below
+ * is guarded by queue_mutex; `work` is signalled on a new chunk or stop. */
+static pthread_mutex_t queue_mutex = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t work = PTHREAD_COND_INITIALIZER;
+static weft_chunk *queue_head, *queue_tail;
+static bool running;   /* the thread exists and accepts chunks */
+static bool stopping;  /* the thread should exit once the queue is empty */
+static pthread_t thread;
+
+static weft_chunk *pop_or_wait(void)
+{
+    pthread_mutex_lock(&queue_mutex);
+    while (!queue_head && !stopping)
+        pthread_cond_wait(&work, &queue_mutex);
+    weft_chunk *chunk = queue_head;
+    if (chunk) {
+        queue_head = chunk->next;
+        if (!queue_head)
+            queue_tail = NULL;
+        chunk->next = NULL;
+    }
+    pthread_mutex_unlock(&queue_mutex);
+    return chunk;
+}
+
+static void *writer_main(void *arg)
+{
+    (void)arg;
+    weft_chunk *chunk;
+    while ((chunk = pop_or_wait()) != NULL) {
+        weft__sink_write(chunk->owner, chunk->slots, chunk->used);
+        weft__loc_return_chunk(chunk);
+    }
+    return NULL;
+}
+
+void weft__writer_start(void)
+{
+    sigset_t all, previous;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &previous);
+    int err = pthread_create(&thread, NULL, writer_main, NULL);
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    pthread_mutex_lock(&queue_mutex);
+    running = err == 0;
+    pthread_mutex_unlock(&queue_mutex);
+    if (err != 0)
+        weft_log_verbose("could not start the writer thread; threads write their own buffers");
+}
+
+bool weft__writer_submit(weft_chunk *chunk)
+{
+    pthread_mutex_lock(&queue_mutex);
+    bool queued = running && !stopping;
+    if (queued) {
+        chunk->next = NULL;
+        if (queue_tail)
+            queue_tail->next = chunk;
+        else
+            queue_head = chunk;
+        queue_tail = chunk;
+        pthread_cond_signal(&work);
+    }
+    pthread_mutex_unlock(&queue_mutex);
+    if (!queued)
+        weft__sink_write(chunk->owner, chunk->slots, chunk->used);
+    return queued;
+}
+
+void weft__writer_stop(void)
+{
+    pthread_mutex_lock(&queue_mutex);
+    bool was_running = running;
+    stopping = true;
+    pthread_cond_signal(&work);
+    pthread_mutex_unlock(&queue_mutex);
+    if (was_running)
+        pthread_join(thread, NULL);
+    pthread_mutex_lock(&queue_mutex);
+    running = false;
+    pthread_mutex_unlock(&queue_mutex);
+}

@@ -1,0 +1,29 @@
+/* The background writer: a thread that turns handed-over chunks into OTF2.
+ *
+ * Recording threads never write OTF2 themselves while the writer runs; they
+ * queue full chunks (weft__writer_submit) and carry on. Chunks are written
+ * in the order they were queued, so each location's events stay in order.
+ * If the thread cannot be started, chunks are written synchronously by the
+ * submitting thread instead (slower, never lost). */
+#ifndef WEFT_RECORDER_WRITER_H
+#define WEFT_RECORDER_WRITER_H
+
+#include <stdbool.h>
+
+#include "location.h"
+
+/* Starts the writer thread (all signals blocked in it, so the program's
+ * signal handlers keep running on its own threads). */
+void weft__writer_start(void);
+
+/* Queues a chunk for writing and returns true; the writer later gives it
+ * back with weft__loc_return_chunk. Returns false when the chunk was written
+ * synchronously instead; it then still belongs to the caller. May be called
+ * with the chunk owner's mutex held. */
+bool weft__writer_submit(weft_chunk *chunk);
+
+/* Writes every queued chunk, then ends the writer thread. After this,
+ * submissions are written synchronously. */
+void weft__writer_stop(void);
+
+#endif /* WEFT_RECORDER_WRITER_H */
