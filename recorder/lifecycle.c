@@ -71,6 +71,17 @@ void weft_init(void)
     pthread_once(&init_once, init_once_fn);
 }
 
+/* Recording normally starts with the first event. A run that asked for a
+ * trace even without events (WEFT_WRITE_EMPTY_TRACE) must be initialised
+ * anyway, so that its exit handler writes that trace. */
+__attribute__((constructor)) static void init_if_empty_trace_wanted(void)
+{
+    bool wanted = false;
+    const char *text = getenv("WEFT_WRITE_EMPTY_TRACE");
+    if (text && weft_config_parse_bool(text, &wanted) == WEFT_OK && wanted)
+        weft_init();
+}
+
 bool weft__gate_slow(void)
 {
     if (atomic_load_explicit(&state, memory_order_relaxed) == STATE_UNINITIALISED)
@@ -86,10 +97,12 @@ void weft__recording_stop_on_error(void)
 static void report(const weft_sink_totals *totals, uint32_t locations)
 {
     const char *dir = weft__archive_directory();
-    if (totals->events_lost > 0)
+    /* Without a directory the one line saying why no trace exists was
+     * already printed; a second line would add nothing. */
+    if (totals->events_lost > 0 && dir)
         weft_log_error("%llu events were recorded but could not be written%s%s",
                        (unsigned long long)totals->events_lost,
-                       dir ? "; the trace is incomplete: " : "", dir ? dir : "");
+                       "; the trace is incomplete: ", dir);
     if (dir && !totals->failed)
         weft_log_verbose("trace written to '%s': %llu events on %u locations", dir,
                          (unsigned long long)totals->events_written, locations);

@@ -140,14 +140,35 @@ static OTF2_EvtWriter *evt_writer_of(weft_loc *loc)
     return loc->evt_writer;
 }
 
+/* Writes one event starting at slots[0] of `available`; returns the slots
+ * it took (0: not a valid event) and stores OTF2's verdict in *code.
+ * Enter and leave, nearly all events, skip the general decoder. */
+static size_t write_one(OTF2_EvtWriter *w, const weft_slot *slots, size_t available,
+                        OTF2_ErrorCode *code)
+{
+    const weft_slot *s = slots;
+    if (s->head.kind == WEFT_EVENT_ENTER) {
+        *code = OTF2_EvtWriter_Enter(w, NULL, s->head.time, s->head.ref);
+        return 1;
+    }
+    if (s->head.kind == WEFT_EVENT_LEAVE) {
+        *code = OTF2_EvtWriter_Leave(w, NULL, s->head.time, s->head.ref);
+        return 1;
+    }
+    weft_event e;
+    size_t used = weft__event_decode(slots, available, &e);
+    *code = used ? write_event(w, &e) : OTF2_SUCCESS;
+    return used;
+}
+
 static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
 {
     OTF2_EvtWriter *w = failed ? NULL : evt_writer_of(loc);
     size_t at = 0;
-    weft_event e;
-    size_t used;
-    for (; w && at < count && (used = weft__event_decode(slots + at, count - at, &e)); at += used) {
-        OTF2_ErrorCode code = write_event(w, &e);
+    uint64_t written = 0;
+    while (w && at < count) {
+        OTF2_ErrorCode code;
+        size_t used = write_one(w, slots + at, count - at, &code);
         if (code != OTF2_SUCCESS) {
             weft_log_error("writing the trace failed: %s (%s); recording stops, the program "
                            "continues",
@@ -155,12 +176,15 @@ static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
             fail_output();
             break;
         }
-        if (loc->events_written == 0 || e.time < loc->first_time)
-            loc->first_time = e.time;
-        if (e.time > loc->last_time)
-            loc->last_time = e.time;
-        loc->events_written++;
+        if (used == 0)
+            break; /* cannot happen: the slots were encoded by weft itself */
+        if (written == 0 && loc->events_written == 0)
+            loc->first_time = slots[at].head.time;
+        loc->last_time = slots[at].head.time;
+        at += used;
+        written++;
     }
+    loc->events_written += written;
     loc->events_lost += count_events(slots + at, count - at);
 }
 

@@ -107,16 +107,16 @@ void weft_registry_destroy(weft_registry *reg);
 
 /* The process's registry, created on first use; never NULL unless out of
  * memory at that first use. Thread-safe. */
-weft_registry *weft_defs_global(void);
+WEFT_EXPORT weft_registry *weft_defs_global(void);
 
 /* Registers text (copied) and returns its handle; equal texts share one
  * handle. Thread-safe; not for the hot path. */
-weft_status weft_registry_string(weft_registry *reg, const char *text, weft_string *out);
+WEFT_EXPORT weft_status weft_registry_string(weft_registry *reg, const char *text, weft_string *out);
 
 /* Registers a region (strings copied) and returns its handle; an equal
  * description returns the existing handle. Thread-safe; not for the hot path.
  * On failure *out is WEFT_REGION_INVALID. */
-weft_status weft_registry_region(weft_registry *reg, const weft_region_desc *desc,
+WEFT_EXPORT weft_status weft_registry_region(weft_registry *reg, const weft_region_desc *desc,
                                  weft_region *out);
 
 /* Registers a new location (never de-duplicated: each call is one thread). */

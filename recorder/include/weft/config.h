@@ -17,12 +17,6 @@
 extern "C" {
 #endif
 
-#if defined(__GNUC__)
-#define WEFT_EXPORT __attribute__((visibility("default")))
-#else
-#define WEFT_EXPORT
-#endif
-
 /* Which clock timestamps events. AUTO picks the TSC when the CPU has an
  * invariant one, CLOCK_MONOTONIC otherwise. */
 typedef enum weft_timer_kind {
