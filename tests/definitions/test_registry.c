@@ -1,0 +1,182 @@
+/* The definition registry: de-duplication of strings and regions, typed
+ * handles, locations and properties, concurrent registration, and an
+ * out-of-memory sweep that fails every allocation in turn. */
+#include <pthread.h>
+#include <stdbool.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "weft/alloc.h"
+#include "weft/definitions.h"
+
+static weft_region_desc region_desc(const char *name, const char *file, uint32_t line)
+{
+    return (weft_region_desc){.name = name,
+                              .file = file,
+                              .begin_line = line,
+                              .end_line = line + 10,
+                              .role = WEFT_REGION_ROLE_FUNCTION,
+                              .paradigm = WEFT_PARADIGM_USER};
+}
+
+static void test_strings(void **state)
+{
+    (void)state;
+    weft_registry *reg = weft_registry_create();
+    weft_string a, b, c;
+    assert_int_equal(weft_registry_string(reg, "alpha", &a), WEFT_OK);
+    assert_int_equal(weft_registry_string(reg, "beta", &b), WEFT_OK);
+    char copy[] = "alpha";
+    assert_int_equal(weft_registry_string(reg, copy, &c), WEFT_OK);
+    copy[0] = 'X'; /* the registry copied the text */
+    assert_int_equal(a.id, c.id);
+    assert_int_not_equal(a.id, b.id);
+    assert_int_equal(weft_registry_string_count(reg), 2);
+    assert_string_equal(weft_registry_string_text(reg, a), "alpha");
+    assert_null(weft_registry_string_text(reg, (weft_string){99}));
+    assert_int_equal(weft_registry_string(reg, NULL, &a), WEFT_ERR_INVALID);
+    assert_int_equal(a.id, WEFT_INVALID_ID);
+    weft_registry_destroy(reg);
+    weft_registry_destroy(NULL);
+}
+
+static void test_regions(void **state)
+{
+    (void)state;
+    weft_registry *reg = weft_registry_create();
+    weft_region_desc d = region_desc("solve", "solver.c", 12);
+    weft_region r1, r2, r3, r4;
+    assert_int_equal(weft_registry_region(reg, &d, &r1), WEFT_OK);
+    assert_int_equal(weft_registry_region(reg, &d, &r2), WEFT_OK);
+    assert_int_equal(r1.id, r2.id);
+    d.begin_line = 13; /* any differing field is another region */
+    assert_int_equal(weft_registry_region(reg, &d, &r3), WEFT_OK);
+    assert_int_not_equal(r1.id, r3.id);
+    d = region_desc("solve", NULL, 12);
+    assert_int_equal(weft_registry_region(reg, &d, &r4), WEFT_OK);
+    assert_int_not_equal(r1.id, r4.id);
+    assert_int_equal(weft_registry_region_count(reg), 3);
+
+    weft_region_def def;
+    assert_int_equal(weft_registry_region_get(reg, r1, &def), WEFT_OK);
+    assert_string_equal(weft_registry_string_text(reg, def.name), "solve");
+    assert_int_equal(def.canonical_name.id, def.name.id);
+    assert_string_equal(weft_registry_string_text(reg, def.file), "solver.c");
+    assert_int_equal(def.begin_line, 12);
+    assert_int_equal(def.end_line, 22);
+    assert_int_equal(weft_registry_region_get(reg, r4, &def), WEFT_OK);
+    assert_int_equal(def.file.id, WEFT_INVALID_ID);
+    assert_int_equal(weft_registry_region_get(reg, (weft_region){7}, &def), WEFT_ERR_NOT_FOUND);
+
+    d.role = WEFT_REGION_ROLE_COUNT;
+    assert_int_equal(weft_registry_region(reg, &d, &r1), WEFT_ERR_INVALID);
+    assert_int_equal(r1.id, WEFT_INVALID_ID);
+    weft_registry_destroy(reg);
+}
+
+static void test_locations_and_properties(void **state)
+{
+    (void)state;
+    weft_registry *reg = weft_registry_create();
+    weft_location l0, l1;
+    assert_int_equal(weft_registry_location(reg, "Master thread", 0, &l0), WEFT_OK);
+    assert_int_equal(weft_registry_location(reg, "Thread 1", 1, &l1), WEFT_OK);
+    weft_registry_location_set_events(reg, l1, 42);
+    assert_int_equal(weft_registry_location_property(reg, l1, "weft::x", 7), WEFT_OK);
+    assert_int_equal(weft_registry_location_property(reg, (weft_location){5}, "y", 1),
+                     WEFT_ERR_NOT_FOUND);
+    weft_location_def def;
+    assert_int_equal(weft_registry_location_get(reg, l1, &def), WEFT_OK);
+    assert_int_equal(def.thread_number, 1);
+    assert_int_equal(def.event_count, 42);
+    assert_int_equal(weft_location_otf2_id(&def), UINT64_C(1) << 32);
+    weft_location_property prop;
+    assert_int_equal(weft_registry_property_count(reg), 1);
+    assert_int_equal(weft_registry_property_get(reg, 0, &prop), WEFT_OK);
+    assert_int_equal(prop.location.id, l1.id);
+    assert_int_equal(prop.value, 7);
+    weft_registry_destroy(reg);
+}
+
+/* Many threads register overlapping names: every name gets exactly one
+ * handle, whatever the interleaving. */
+#define THREADS 4
+#define NAMES 2000
+static weft_registry *shared;
+static uint32_t handles[THREADS][NAMES];
+
+static void *register_names(void *arg)
+{
+    long t = (long)arg;
+    char name[32];
+    for (int i = 0; i < NAMES; i++) {
+        int n = (i * 7 + (int)t * 13) % NAMES;
+        snprintf(name, sizeof(name), "region-%d", n);
+        weft_region_desc d = region_desc(name, "f.c", 1);
+        weft_region r;
+        if (weft_registry_region(shared, &d, &r) == WEFT_OK)
+            handles[t][n] = r.id;
+    }
+    return NULL;
+}
+
+static void test_concurrent_registration(void **state)
+{
+    (void)state;
+    shared = weft_registry_create();
+    pthread_t threads[THREADS];
+    for (long t = 0; t < THREADS; t++)
+        pthread_create(&threads[t], NULL, register_names, (void *)t);
+    for (int t = 0; t < THREADS; t++)
+        pthread_join(threads[t], NULL);
+    assert_int_equal(weft_registry_region_count(shared), NAMES);
+    for (int n = 0; n < NAMES; n++)
+        for (int t = 1; t < THREADS; t++)
+            assert_int_equal(handles[t][n], handles[0][n]);
+    weft_registry_destroy(shared);
+}
+
+/* Fails allocation k for k = 0, 1, ... until a full run succeeds: every
+ * failure is reported as a status, never a crash or a leak (valgrind and
+ * ASan runs check the latter). */
+static void test_out_of_memory_sweep(void **state)
+{
+    (void)state;
+    for (long fail_at = 0;; fail_at++) {
+        weft_alloc_fail_after(fail_at);
+        weft_registry *reg = weft_registry_create();
+        bool ok = reg != NULL;
+        for (int i = 0; ok && i < 100; i++) {
+            char name[32];
+            snprintf(name, sizeof(name), "r%d", i);
+            weft_region_desc d = region_desc(name, "file.c", (uint32_t)i);
+            weft_region r;
+            weft_location l;
+            ok = weft_registry_region(reg, &d, &r) == WEFT_OK &&
+                 weft_registry_location(reg, name, (uint32_t)i, &l) == WEFT_OK &&
+                 weft_registry_location_property(reg, l, "p", 1) == WEFT_OK;
+        }
+        weft_alloc_fail_after(-1);
+        weft_registry_destroy(reg);
+        if (ok)
+            break;
+        assert_true(fail_at < 10000);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_strings),
+        cmocka_unit_test(test_regions),
+        cmocka_unit_test(test_locations_and_properties),
+        cmocka_unit_test(test_concurrent_registration),
+        cmocka_unit_test(test_out_of_memory_sweep),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,82 @@
+/* Test program for lifecycle cases, chosen by argv[1]:
+ *   early-exit  4 threads record 1000 pairs each and end long before the
+ *               program; then the main thread records 10 pairs.
+ *   nothing     links weft, records nothing.
+ *   exit-code   records 100 pairs, then exits with status 3.
+ *   fork        records 5 pairs, forks a child that records 7 pairs and
+ *               exits; the parent waits, records 5 more, exits 0.
+ *   on-off      3 pairs, weft_user_off, 4 pairs, weft_user_on, 2 pairs,
+ *               inside one enclosing region entered before the pause. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <weft/user.h>
+
+static void pairs(int count)
+{
+    for (int i = 0; i < count; i++) {
+        WEFT_USER_REGION_BEGIN("work");
+        WEFT_USER_REGION_END("work");
+    }
+}
+
+static void *short_lived(void *arg)
+{
+    (void)arg;
+    pairs(1000);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "";
+    if (strcmp(mode, "early-exit") == 0) {
+        pthread_t t[4];
+        for (int i = 0; i < 4; i++)
+            pthread_create(&t[i], NULL, short_lived, NULL);
+        for (int i = 0; i < 4; i++)
+            pthread_join(t[i], NULL);
+        nanosleep(&(struct timespec){0, 20000000}, NULL);
+        pairs(10);
+        return 0;
+    }
+    if (strcmp(mode, "nothing") == 0) {
+        printf("no events\n");
+        return 0;
+    }
+    if (strcmp(mode, "exit-code") == 0) {
+        pairs(100);
+        printf("done\n");
+        return 3;
+    }
+    if (strcmp(mode, "fork") == 0) {
+        pairs(5);
+        pid_t child = fork();
+        if (child == 0) {
+            pairs(7);
+            exit(0);
+        }
+        int status = 0;
+        waitpid(child, &status, 0);
+        pairs(5);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    }
+    if (strcmp(mode, "on-off") == 0) {
+        WEFT_USER_REGION_BEGIN("outer");
+        pairs(3);
+        weft_user_off();
+        pairs(4);
+        weft_user_on();
+        pairs(2);
+        WEFT_USER_REGION_END("outer");
+        return 0;
+    }
+    fprintf(stderr, "unknown mode '%s'\n", mode);
+    return 2;
+}

@@ -1,0 +1,81 @@
+/* See run_program.h. fork + exec, so the test's own environment is left
+ * alone; stderr goes to a file that is read back afterwards. */
+#define _GNU_SOURCE
+#include "run_program.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void scratch_dir_create(char *path, size_t len)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(path, len, "%s/weft-test-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(path)) {
+        perror("mkdtemp");
+        abort();
+    }
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+void scratch_dir_remove(const char *path)
+{
+    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+program_run run_program(const char *const *argv, const char *const *env, const char *cwd)
+{
+    program_run run = {.exit_code = -1};
+    char err_path[4200];
+    snprintf(err_path, sizeof(err_path), "%s/.stderr", cwd);
+    pid_t pid = fork();
+    if (pid == 0) {
+        for (const char *const *e = env; e && *e; e++)
+            putenv((char *)*e);
+        int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int out = open("/dev/null", O_WRONLY);
+        if (err < 0 || out < 0 || chdir(cwd) != 0)
+            _exit(127);
+        dup2(err, STDERR_FILENO);
+        dup2(out, STDOUT_FILENO);
+        execv(argv[0], (char *const *)argv);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFEXITED(status))
+        run.exit_code = WEXITSTATUS(status);
+    FILE *f = fopen(err_path, "r");
+    if (f) {
+        size_t n = fread(run.stderr_text, 1, sizeof(run.stderr_text) - 1, f);
+        run.stderr_text[n] = '\0';
+        fclose(f);
+        remove(err_path);
+    }
+    for (const char *p = run.stderr_text; *p; p++)
+        run.stderr_lines += *p == '\n';
+    return run;
+}
+
+int count_entries(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    int count = 0;
+    struct dirent *entry;
+    while ((entry = readdir(d)) != NULL)
+        count += strncmp(entry->d_name, prefix, strlen(prefix)) == 0;
+    closedir(d);
+    return count;
+}

@@ -1,0 +1,26 @@
+/* Running a traced test program in a scratch directory with extra
+ * environment variables, capturing its exit code and stderr. */
+#ifndef WEFT_TESTS_RUN_PROGRAM_H
+#define WEFT_TESTS_RUN_PROGRAM_H
+
+#include <stddef.h>
+
+typedef struct program_run {
+    int exit_code;      /* -1 when it did not exit normally */
+    char stderr_text[8192];
+    int stderr_lines;
+} program_run;
+
+/* A new empty directory under $TMPDIR or /tmp; path has room for 4096. */
+void scratch_dir_create(char *path, size_t len);
+/* Removes a directory tree made by the tests. */
+void scratch_dir_remove(const char *path);
+
+/* Runs argv (NULL-terminated) in cwd with the variables in env (NULL-
+ * terminated "NAME=value" strings) added to the environment. */
+program_run run_program(const char *const *argv, const char *const *env, const char *cwd);
+
+/* Counts the entries of dir whose name starts with prefix. */
+int count_entries(const char *dir, const char *prefix);
+
+#endif /* WEFT_TESTS_RUN_PROGRAM_H */

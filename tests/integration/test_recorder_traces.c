@@ -1,0 +1,353 @@
+/* Integration tests of the recorder: real programs linked with libweft are
+ * run with real environments, and their OTF2 traces are read back with the
+ * OTF2 reader (tests/support) and checked event by event. argv[1] selects
+ * one test (cmocka's filter), so each runs as its own CTest. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+
+#include "otf2_trace.h"
+#include "run_program.h"
+
+static char scratch[4096];
+static char trace_dir[4300];
+
+static int setup(void **state)
+{
+    (void)state;
+    scratch_dir_create(scratch, sizeof(scratch));
+    snprintf(trace_dir, sizeof(trace_dir), "%s/trace", scratch);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    if (!getenv("WEFT_TEST_KEEP"))
+        scratch_dir_remove(scratch);
+    return 0;
+}
+
+static trace_model *load(const char *dir)
+{
+    char anchor[4400], err[512] = "";
+    snprintf(anchor, sizeof(anchor), "%s/traces.otf2", dir);
+    trace_options opt = {.keep_events = false};
+    trace_model *t = NULL;
+    if (trace_load(anchor, &opt, &t, err, sizeof(err)) != 0)
+        fail_msg("cannot read the trace in %s: %s", dir, err);
+    return t;
+}
+
+/* Properties every weft trace has, whatever the program did. */
+static void check_sound(const trace_model *t)
+{
+    assert_true(t->has_clock_properties);
+    assert_true(t->timer_resolution >= 1000000u);
+    assert_int_equal(t->system_tree_node_count, 2);
+    assert_string_equal(t->system_tree_nodes[1].class_name, "node");
+    assert_int_equal(t->location_group_count, 1);
+    for (size_t i = 0; i < t->location_count; i++) {
+        const trace_location_stats *loc = &t->locations[i];
+        if (loc->nesting_errors)
+            fail_msg("location %s: %s", loc->name, loc->first_nesting_error);
+        if (loc->time_decreases)
+            fail_msg("location %s: %s", loc->name, loc->first_time_error);
+        assert_int_equal(loc->defined_event_count, loc->event_count);
+        assert_int_equal(loc->type, OTF2_LOCATION_TYPE_CPU_THREAD);
+        if (loc->event_count) {
+            assert_true(loc->first_time >= t->global_offset);
+            assert_true(loc->last_time <= t->global_offset + t->trace_length);
+        }
+    }
+}
+
+static uint64_t property(const trace_model *t, uint64_t location, const char *name)
+{
+    uint64_t value = 0;
+    if (!trace_location_property(t, location, name, &value))
+        fail_msg("location %llu has no property %s", (unsigned long long)location, name);
+    return value;
+}
+
+static program_run run_in_scratch(const char *const *argv, const char *const *env)
+{
+    return run_program(argv, env, scratch);
+}
+
+/* ---- 8 threads x 1,000,000 pairs, nested three deep, small buffers ------ */
+
+static void check_stress(const char *timer, int threads, long pairs, const char *buffer)
+{
+    char dir_var[4400], threads_arg[16], pairs_arg[32], buffer_var[64], timer_var[64];
+    snprintf(dir_var, sizeof(dir_var), "WEFT_EXPERIMENT_DIRECTORY=%s", trace_dir);
+    snprintf(buffer_var, sizeof(buffer_var), "WEFT_BUFFER_SIZE=%s", buffer);
+    snprintf(timer_var, sizeof(timer_var), "WEFT_TIMER=%s", timer);
+    snprintf(threads_arg, sizeof(threads_arg), "%d", threads);
+    snprintf(pairs_arg, sizeof(pairs_arg), "%ld", pairs);
+    const char *argv[] = {STRESS_PROGRAM, threads_arg, pairs_arg, NULL};
+    const char *env[] = {dir_var, buffer_var, timer_var, NULL};
+    program_run run = run_in_scratch(argv, env);
+    assert_int_equal(run.exit_code, 0);
+    if (run.stderr_lines)
+        fail_msg("unexpected stderr: %s", run.stderr_text);
+
+    trace_model *t = load(trace_dir);
+    check_sound(t);
+    if (strcmp(timer, "monotonic") == 0)
+        assert_int_equal(t->timer_resolution, 1000000000u);
+    assert_int_equal(t->location_count, (size_t)threads);
+    const trace_region *a = trace_region_by_name(t, "level_a");
+    const trace_region *b = trace_region_by_name(t, "level_b");
+    const trace_region *c = trace_region_by_name(t, "level_c");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(c);
+    assert_string_equal(c->source_file, STRESS_SOURCE);
+    assert_int_equal(c->begin_line, 12);
+    for (size_t i = 0; i < t->location_count; i++) {
+        const trace_location_stats *loc = &t->locations[i];
+        assert_int_equal(trace_enter_count(loc, a->id), pairs / 4);
+        assert_int_equal(trace_leave_count(loc, a->id), pairs / 4);
+        assert_int_equal(trace_enter_count(loc, b->id), pairs / 4);
+        assert_int_equal(trace_leave_count(loc, b->id), pairs / 4);
+        assert_int_equal(trace_enter_count(loc, c->id), pairs / 2);
+        assert_int_equal(trace_leave_count(loc, c->id), pairs / 2);
+        assert_int_equal(loc->max_depth, 3);
+        /* Besides enter/leave only the writer waits may appear. */
+        uint64_t flush_events = loc->kind_counts[TRACE_EVENT_BUFFER_FLUSH];
+        assert_int_equal(loc->event_count, 2 * (uint64_t)pairs + flush_events);
+        assert_int_equal(property(t, loc->id, "weft::buffer_waits"), flush_events);
+        assert_int_equal(property(t, loc->id, "weft::events_lost"), 0);
+        uint64_t flushes = property(t, loc->id, "weft::buffer_flushes");
+        if (flushes < 10)
+            fail_msg("%s: only %llu mid-run flushes", loc->name, (unsigned long long)flushes);
+    }
+    trace_free(t);
+}
+
+static void test_stress_eight_threads(void **state)
+{
+    (void)state;
+    check_stress("auto", 8, 1000000, "1M");
+    /* otf2-print, the reference reader, reads the whole trace. */
+    char command[4600];
+    snprintf(command, sizeof(command), "otf2-print %s/traces.otf2 > /dev/null", trace_dir);
+    assert_int_equal(system(command), 0);
+}
+
+static void test_stress_monotonic_clock(void **state)
+{
+    (void)state;
+    check_stress("monotonic", 2, 200000, "64K");
+}
+
+/* ---- lifecycle ----------------------------------------------------------- */
+
+static program_run run_lifecycle(const char *mode, const char *const *extra_env)
+{
+    static char dir_var[4400];
+    snprintf(dir_var, sizeof(dir_var), "WEFT_EXPERIMENT_DIRECTORY=%s", trace_dir);
+    const char *env[8] = {dir_var};
+    for (int i = 0; extra_env && extra_env[i] && i < 6; i++)
+        env[i + 1] = extra_env[i];
+    const char *argv[] = {LIFECYCLE_PROGRAM, mode, NULL};
+    return run_in_scratch(argv, env);
+}
+
+static void test_threads_that_exit_early(void **state)
+{
+    (void)state;
+    program_run run = run_lifecycle("early-exit", NULL);
+    assert_int_equal(run.exit_code, 0);
+    assert_int_equal(run.stderr_lines, 0);
+    trace_model *t = load(trace_dir);
+    check_sound(t);
+    const trace_region *work = trace_region_by_name(t, "work");
+    assert_non_null(work);
+    assert_int_equal(t->location_count, 5);
+    const trace_location_stats *master = trace_location_by_id(t, 0);
+    assert_non_null(master);
+    assert_int_equal(trace_enter_count(master, work->id), 10);
+    for (uint64_t thread = 1; thread <= 4; thread++) {
+        const trace_location_stats *loc = trace_location_by_id(t, thread << 32);
+        assert_non_null(loc);
+        assert_int_equal(trace_enter_count(loc, work->id), 1000);
+        assert_int_equal(trace_leave_count(loc, work->id), 1000);
+        assert_int_equal(loc->event_count, 2000);
+    }
+    trace_free(t);
+}
+
+static void test_bad_environment_values(void **state)
+{
+    (void)state;
+    const char *env[] = {"WEFT_BUFFER_SIZE=lots", "WEFT_TIMER=sundial", "WEFT_VERBOSE=maybe",
+                         NULL};
+    program_run run = run_lifecycle("early-exit", env);
+    assert_int_equal(run.exit_code, 0);
+    /* One line per bad value, naming it; then the defaults do their job. */
+    assert_int_equal(run.stderr_lines, 3);
+    assert_non_null(strstr(run.stderr_text, "WEFT_BUFFER_SIZE='lots'"));
+    assert_non_null(strstr(run.stderr_text, "WEFT_TIMER='sundial'"));
+    assert_non_null(strstr(run.stderr_text, "WEFT_VERBOSE='maybe'"));
+    trace_model *t = load(trace_dir);
+    check_sound(t);
+    assert_int_equal(trace_total_events(t), 4 * 2000 + 20);
+    trace_free(t);
+}
+
+static void test_unwritable_directory(void **state)
+{
+    (void)state;
+    /* A directory below a regular file cannot exist, even for root. */
+    char blocker[4400], dir_var[4500];
+    snprintf(blocker, sizeof(blocker), "%s/plainfile", scratch);
+    FILE *f = fopen(blocker, "w");
+    fclose(f);
+    snprintf(dir_var, sizeof(dir_var), "WEFT_EXPERIMENT_DIRECTORY=%s/trace", blocker);
+    const char *env[] = {dir_var, NULL};
+    const char *argv[] = {LIFECYCLE_PROGRAM, "exit-code", NULL};
+    program_run run = run_in_scratch(argv, env);
+    assert_int_equal(run.exit_code, 3); /* the program's own status */
+    assert_int_equal(run.stderr_lines, 1);
+    assert_non_null(strstr(run.stderr_text, "cannot create the experiment directory"));
+    assert_non_null(strstr(run.stderr_text, blocker));
+}
+
+static void test_existing_directory_is_not_reused(void **state)
+{
+    (void)state;
+    assert_int_equal(mkdir(trace_dir, 0755), 0);
+    program_run run = run_lifecycle("exit-code", NULL);
+    assert_int_equal(run.exit_code, 3);
+    assert_int_equal(run.stderr_lines, 1);
+    assert_non_null(strstr(run.stderr_text, "already exists"));
+    assert_int_equal(count_entries(trace_dir, "traces"), 0); /* untouched */
+    char second[4400];
+    snprintf(second, sizeof(second), "%s.1", trace_dir);
+    trace_model *t = load(second);
+    check_sound(t);
+    assert_int_equal(trace_total_events(t), 200);
+    trace_free(t);
+}
+
+static void test_program_that_records_nothing(void **state)
+{
+    (void)state;
+    const char *argv[] = {LIFECYCLE_PROGRAM, "nothing", NULL};
+    program_run run = run_in_scratch(argv, NULL);
+    assert_int_equal(run.exit_code, 0);
+    assert_int_equal(run.stderr_lines, 0);
+    assert_int_equal(count_entries(scratch, "weft-"), 0);
+
+    /* Asked for, an empty run still leaves a readable trace. */
+    char dir_var[4400];
+    snprintf(dir_var, sizeof(dir_var), "WEFT_EXPERIMENT_DIRECTORY=%s", trace_dir);
+    const char *env[] = {dir_var, "WEFT_WRITE_EMPTY_TRACE=true", NULL};
+    run = run_in_scratch(argv, env);
+    assert_int_equal(run.exit_code, 0);
+    trace_model *t = load(trace_dir);
+    assert_int_equal(trace_total_events(t), 0);
+    trace_free(t);
+}
+
+static void test_default_directory_name(void **state)
+{
+    (void)state;
+    const char *argv[] = {LIFECYCLE_PROGRAM, "exit-code", NULL};
+    program_run run = run_in_scratch(argv, NULL);
+    assert_int_equal(run.exit_code, 3);
+    assert_int_equal(count_entries(scratch, "weft-"), 1);
+}
+
+static void test_tracing_disabled(void **state)
+{
+    (void)state;
+    const char *env[] = {"WEFT_ENABLE_TRACING=false", NULL};
+    program_run run = run_lifecycle("exit-code", env);
+    assert_int_equal(run.exit_code, 3);
+    assert_int_equal(run.stderr_lines, 0);
+    assert_int_equal(count_entries(scratch, "trace"), 0);
+}
+
+static void test_forked_child_stays_out(void **state)
+{
+    (void)state;
+    program_run run = run_lifecycle("fork", NULL);
+    assert_int_equal(run.exit_code, 0);
+    assert_int_equal(run.stderr_lines, 0);
+    trace_model *t = load(trace_dir);
+    check_sound(t);
+    assert_int_equal(t->location_count, 1);
+    assert_int_equal(trace_total_events(t), 20); /* 5 + 5 pairs, none of the child's 7 */
+    trace_free(t);
+}
+
+static void test_user_off_and_on(void **state)
+{
+    (void)state;
+    program_run run = run_lifecycle("on-off", NULL);
+    assert_int_equal(run.exit_code, 0);
+    trace_model *t = load(trace_dir);
+    check_sound(t);
+    const trace_location_stats *loc = trace_location_by_id(t, 0);
+    const trace_region *work = trace_region_by_name(t, "work");
+    assert_int_equal(trace_enter_count(loc, work->id), 5); /* 3 + 2: the 4 paused are absent */
+    assert_int_equal(loc->kind_counts[TRACE_EVENT_MEASUREMENT_ON_OFF], 2);
+    trace_free(t);
+}
+
+static void test_cxx_user_api(void **state)
+{
+    (void)state;
+    char dir_var[4400];
+    snprintf(dir_var, sizeof(dir_var), "WEFT_EXPERIMENT_DIRECTORY=%s", trace_dir);
+    const char *env[] = {dir_var, NULL};
+    const char *argv[] = {CXX_PROGRAM, NULL};
+    program_run run = run_in_scratch(argv, env);
+    assert_int_equal(run.exit_code, 0);
+    trace_model *t = load(trace_dir);
+    check_sound(t);
+    const trace_location_stats *loc = trace_location_by_id(t, 0);
+    const trace_region *square = trace_region_by_name(t, "square");
+    const trace_region *lambda = trace_region_by_name(t, "lambda");
+    assert_non_null(square);
+    assert_non_null(lambda);
+    assert_int_equal(trace_enter_count(loc, square->id), 25);
+    assert_int_equal(trace_enter_count(loc, lambda->id), 1);
+    assert_int_equal(square->begin_line, 8);
+    assert_int_equal(square->role, OTF2_REGION_ROLE_CODE);
+    assert_int_equal(square->paradigm, OTF2_PARADIGM_USER);
+    assert_non_null(strstr(square->source_file, "user_api.cpp"));
+    trace_free(t);
+}
+
+#define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        TEST(test_stress_eight_threads),
+        TEST(test_stress_monotonic_clock),
+        TEST(test_threads_that_exit_early),
+        TEST(test_bad_environment_values),
+        TEST(test_unwritable_directory),
+        TEST(test_existing_directory_is_not_reused),
+        TEST(test_program_that_records_nothing),
+        TEST(test_default_directory_name),
+        TEST(test_tracing_disabled),
+        TEST(test_forked_child_stays_out),
+        TEST(test_user_off_and_on),
+        TEST(test_cxx_user_api),
+    };
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

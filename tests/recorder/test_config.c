@@ -1,0 +1,140 @@
+/* WEFT_* parsing: sizes with units, booleans and timers, table-driven with
+ * bad input; weft_config_load falls back to defaults on bad values; the
+ * `weft info` table lists every variable. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "weft/config.h"
+
+typedef struct size_case {
+    const char *text;
+    weft_status status;
+    uint64_t value;
+} size_case;
+
+static void test_sizes(void **state)
+{
+    (void)state;
+    static const size_case cases[] = {
+        {"4096", WEFT_OK, 4096},
+        {"64K", WEFT_OK, 65536},
+        {"64k", WEFT_OK, 65536},
+        {"16M", WEFT_OK, 16u << 20},
+        {"16MB", WEFT_OK, 16u << 20},
+        {"16MiB", WEFT_OK, 16u << 20},
+        {"1G", WEFT_OK, 1u << 30},
+        {"2T", WEFT_OK, UINT64_C(2) << 40},
+        {" 8M ", WEFT_OK, 8u << 20},
+        {"0", WEFT_OK, 0},
+        {"", WEFT_ERR_INVALID, 0},
+        {"abc", WEFT_ERR_INVALID, 0},
+        {"-1M", WEFT_ERR_INVALID, 0},
+        {"16X", WEFT_ERR_INVALID, 0},
+        {"16M junk", WEFT_ERR_INVALID, 0},
+        {"1.5G", WEFT_ERR_INVALID, 0},
+        {"M", WEFT_ERR_INVALID, 0},
+        {"99999999999999999999", WEFT_ERR_RANGE, 0},
+        {"20000000000G", WEFT_ERR_RANGE, 0},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        uint64_t value = 12345;
+        weft_status st = weft_config_parse_size(cases[i].text, &value);
+        if (st != cases[i].status || value != cases[i].value)
+            fail_msg("'%s': got status %d value %llu", cases[i].text, st,
+                     (unsigned long long)value);
+    }
+    uint64_t value;
+    assert_int_equal(weft_config_parse_size(NULL, &value), WEFT_ERR_INVALID);
+}
+
+static void test_bools_and_timers(void **state)
+{
+    (void)state;
+    const char *yes[] = {"true", "TRUE", "yes", "on", "1"};
+    const char *no[] = {"false", "No", "off", "0"};
+    const char *bad[] = {"", "2", "maybe", "truee"};
+    bool b;
+    for (size_t i = 0; i < 5; i++) {
+        assert_int_equal(weft_config_parse_bool(yes[i], &b), WEFT_OK);
+        assert_true(b);
+    }
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(weft_config_parse_bool(no[i], &b), WEFT_OK);
+        assert_false(b);
+        assert_int_equal(weft_config_parse_bool(bad[i], &b), WEFT_ERR_INVALID);
+    }
+    weft_timer_kind t;
+    assert_int_equal(weft_config_parse_timer("TSC", &t), WEFT_OK);
+    assert_int_equal(t, WEFT_TIMER_TSC);
+    assert_int_equal(weft_config_parse_timer("monotonic", &t), WEFT_OK);
+    assert_int_equal(t, WEFT_TIMER_MONOTONIC);
+    assert_int_equal(weft_config_parse_timer("auto", &t), WEFT_OK);
+    assert_int_equal(t, WEFT_TIMER_AUTO);
+    assert_int_equal(weft_config_parse_timer("rdtsc", &t), WEFT_ERR_INVALID);
+}
+
+static void test_load_defaults_and_fallbacks(void **state)
+{
+    (void)state;
+    weft_config cfg;
+    unsetenv("WEFT_BUFFER_SIZE");
+    unsetenv("WEFT_EXPERIMENT_DIRECTORY");
+    setenv("WEFT_TIMER", "monotonic", 1);
+    weft_config_load(&cfg);
+    assert_true(cfg.enable_tracing);
+    assert_int_equal(cfg.buffer_size, 16u << 20);
+    assert_null(cfg.experiment_directory);
+    assert_int_equal(cfg.timer, WEFT_TIMER_MONOTONIC);
+
+    /* Bad values: each falls back to its default. */
+    setenv("WEFT_BUFFER_SIZE", "lots", 1);
+    setenv("WEFT_TIMER", "sundial", 1);
+    setenv("WEFT_ENABLE_TRACING", "perhaps", 1);
+    setenv("WEFT_EXPERIMENT_DIRECTORY", "", 1);
+    weft_config_load(&cfg);
+    assert_int_equal(cfg.buffer_size, 16u << 20);
+    assert_int_equal(cfg.timer, WEFT_TIMER_AUTO);
+    assert_true(cfg.enable_tracing);
+    assert_null(cfg.experiment_directory);
+
+    setenv("WEFT_BUFFER_SIZE", "1K", 1); /* below the minimum */
+    weft_config_load(&cfg);
+    assert_int_equal(cfg.buffer_size, 16u << 20);
+    setenv("WEFT_BUFFER_SIZE", "256K", 1);
+    setenv("WEFT_ENABLE_TRACING", "off", 1);
+    weft_config_load(&cfg);
+    assert_int_equal(cfg.buffer_size, 256u << 10);
+    assert_false(cfg.enable_tracing);
+}
+
+static void test_info_table(void **state)
+{
+    (void)state;
+    size_t count = 0;
+    const weft_config_var *vars = weft_config_vars(&count);
+    const char *expected[] = {"WEFT_ENABLE_TRACING", "WEFT_EXPERIMENT_DIRECTORY",
+                              "WEFT_BUFFER_SIZE", "WEFT_TIMER", "WEFT_VERBOSE",
+                              "WEFT_WRITE_EMPTY_TRACE"};
+    assert_int_equal(count, sizeof(expected) / sizeof(expected[0]));
+    for (size_t i = 0; i < count; i++) {
+        assert_string_equal(vars[i].name, expected[i]);
+        assert_true(strlen(vars[i].meaning) > 20);
+        assert_non_null(vars[i].default_text);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_bools_and_timers),
+        cmocka_unit_test(test_load_defaults_and_fallbacks),
+        cmocka_unit_test(test_info_table),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
