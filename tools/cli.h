@@ -1,0 +1,32 @@
+/* Shared pieces of the `weft` command: exit codes, the subcommand entry
+ * points that main.c's dispatch table lists, and the helpers every subcommand
+ * uses to report a usage error. Private to tools/. */
+#ifndef WEFT_TOOLS_CLI_H
+#define WEFT_TOOLS_CLI_H
+
+#include <stdbool.h>
+
+/* Exit codes of every subcommand. */
+enum {
+    WEFT_CLI_EXIT_OK = 0,
+    WEFT_CLI_EXIT_FAILURE = 1, /* runtime error: unreadable trace, out of memory */
+    WEFT_CLI_EXIT_USAGE = 2,   /* bad command line */
+};
+
+/* A subcommand. argv[0] is the subcommand's name; returns an exit code.
+ * Every subcommand accepts --help and -h, printing its usage to stdout. */
+typedef int weft_cli_command_fn(int argc, char **argv);
+
+weft_cli_command_fn weft__cli_info;
+weft_cli_command_fn weft__cli_summary;
+
+/* Prints "weft CMD: <message>; run 'weft CMD --help' for usage" on stderr, as
+ * one line, and returns WEFT_CLI_EXIT_USAGE. The message is formatted from FMT
+ * and cut at 511 bytes. */
+int weft__cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* True when ARG asks for help (--help or -h). */
+bool weft__cli_is_help(const char *arg);
+
+#endif /* WEFT_TOOLS_CLI_H */
