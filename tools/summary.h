@@ -58,6 +58,7 @@ weft_summary_builder *weft__summary_builder_create(size_t region_count);
 /* Frees the builder; NULL is a no-op. */
 void weft__summary_builder_destroy(weft_summary_builder *builder);
 
+/* Starts a location: an empty stack, no timestamp seen yet. */
 void weft__summary_location_begin(weft_summary_builder *builder);
 
 /* REGION is entered at TIME_TICKS. Returns WEFT_ERR_NO_MEMORY when the stack
