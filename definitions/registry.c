@@ -45,9 +45,6 @@ static weft_status reserve_one(void **items, uint32_t *capacity, uint32_t count,
     *capacity = grown;
     return WEFT_OK;
 }
-#define RESERVE_ONE(reg, field)                                                                    \
-    reserve_one((void **)&(reg)->field##s, &(reg)->field##_capacity, (reg)->field##_count,         \
-                sizeof(*(reg)->field##s))
 
 weft_registry *weft_registry_create(void)
 {
@@ -104,7 +101,8 @@ static weft_status intern_locked(weft_registry *reg, const char *text, weft_stri
         out->id = id;
         return WEFT_OK;
     }
-    weft_status st = RESERVE_ONE(reg, string);
+    weft_status st = reserve_one((void **)&reg->strings, &reg->string_capacity, reg->string_count,
+                                 sizeof(*reg->strings));
     if (st != WEFT_OK)
         return st;
     char *copy = weft_strdup(text);
@@ -147,13 +145,13 @@ static bool region_equal(const void *context, uint32_t id, const void *key)
 
 static uint64_t region_hash(const weft_region_def *def)
 {
-    uint32_t fields[7] = {def->name.id, def->canonical_name.id, def->file.id, def->begin_line,
-                          def->end_line, def->role, def->paradigm};
+    uint32_t fields[7] = {def->name.id,    def->canonical_name.id, def->file.id,
+                          def->begin_line, def->end_line,          def->role,
+                          def->paradigm};
     return weft__hash_bytes(WEFT_HASH_SEED, fields, sizeof(fields));
 }
 
-static weft_status region_locked(weft_registry *reg, const weft_region_desc *desc,
-                                 weft_region *out)
+static weft_status region_locked(weft_registry *reg, const weft_region_desc *desc, weft_region *out)
 {
     weft_region_def def = {.begin_line = desc->begin_line,
                            .end_line = desc->end_line,
@@ -172,7 +170,8 @@ static weft_status region_locked(weft_registry *reg, const weft_region_desc *des
     uint64_t hash = region_hash(&def);
     uint32_t id = weft__hash_index_find(&reg->region_index, hash, &def, region_equal, reg);
     if (id == WEFT_INVALID_ID) {
-        st = RESERVE_ONE(reg, region);
+        st = reserve_one((void **)&reg->regions, &reg->region_capacity, reg->region_count,
+                         sizeof(*reg->regions));
         if (st != WEFT_OK)
             return st;
         id = reg->region_count;
@@ -186,8 +185,7 @@ static weft_status region_locked(weft_registry *reg, const weft_region_desc *des
     return WEFT_OK;
 }
 
-weft_status weft_registry_region(weft_registry *reg, const weft_region_desc *desc,
-                                 weft_region *out)
+weft_status weft_registry_region(weft_registry *reg, const weft_region_desc *desc, weft_region *out)
 {
     *out = WEFT_REGION_INVALID;
     if (!reg || !desc || !desc->name || desc->role >= WEFT_REGION_ROLE_COUNT ||
@@ -211,7 +209,8 @@ weft_status weft_registry_location(weft_registry *reg, const char *name, uint32_
     weft_location_def def = {.thread_number = thread_number};
     weft_status st = intern_locked(reg, name, &def.name);
     if (st == WEFT_OK)
-        st = RESERVE_ONE(reg, location);
+        st = reserve_one((void **)&reg->locations, &reg->location_capacity, reg->location_count,
+                         sizeof(*reg->locations));
     if (st == WEFT_OK) {
         out->id = reg->location_count;
         reg->locations[reg->location_count++] = def;
@@ -228,8 +227,8 @@ void weft_registry_location_set_events(weft_registry *reg, weft_location loc, ui
     pthread_mutex_unlock(&reg->mutex);
 }
 
-weft_status weft_registry_location_property(weft_registry *reg, weft_location loc,
-                                            const char *name, uint64_t value)
+weft_status weft_registry_location_property(weft_registry *reg, weft_location loc, const char *name,
+                                            uint64_t value)
 {
     if (!reg || !name)
         return WEFT_ERR_INVALID;
@@ -239,8 +238,8 @@ weft_status weft_registry_location_property(weft_registry *reg, weft_location lo
     if (st == WEFT_OK)
         st = intern_locked(reg, name, &prop.name);
     if (st == WEFT_OK)
-        st = reserve_one((void **)&reg->properties, &reg->property_capacity,
-                         reg->property_count, sizeof(*reg->properties));
+        st = reserve_one((void **)&reg->properties, &reg->property_capacity, reg->property_count,
+                         sizeof(*reg->properties));
     if (st == WEFT_OK)
         reg->properties[reg->property_count++] = prop;
     pthread_mutex_unlock(&reg->mutex);
