@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "weft/alloc.h"
+
 OTF2_Paradigm weft_paradigm_to_otf2(weft_paradigm paradigm)
 {
 #define PARADIGM_ENTRY(name) OTF2_PARADIGM_##name,
@@ -28,7 +30,7 @@ enum { MACHINE_NODE = 0, HOST_NODE = 1, PROCESS_GROUP = 0 };
 
 /* The strings the system tree needs, interned before strings are written. */
 typedef struct tree_strings {
-    weft_string machine, machine_class, host, host_class, process;
+    weft_string machine, machine_class, host, host_class, process, openmp;
 } tree_strings;
 
 static weft_status intern_tree_strings(weft_registry *reg, tree_strings *out)
@@ -46,6 +48,8 @@ static weft_status intern_tree_strings(weft_registry *reg, tree_strings *out)
         st = weft_registry_string(reg, "node", &out->host_class);
     if (st == WEFT_OK)
         st = weft_registry_string(reg, "Process", &out->process);
+    if (st == WEFT_OK)
+        st = weft_registry_string(reg, "OpenMP", &out->openmp);
     return st;
 }
 
@@ -102,10 +106,89 @@ static bool write_locations(OTF2_GlobalDefWriter *w, const weft_registry *reg)
             weft_registry_location_get(reg, prop.location, &def) != WEFT_OK)
             return false;
         OTF2_AttributeValue value = {.uint64 = prop.value};
-        if (otf2_failed(OTF2_GlobalDefWriter_WriteLocationProperty(
-                            w, weft_location_otf2_id(&def), string_ref(prop.name),
-                            OTF2_TYPE_UINT64, value),
+        if (otf2_failed(OTF2_GlobalDefWriter_WriteLocationProperty(w, weft_location_otf2_id(&def),
+                                                                   string_ref(prop.name),
+                                                                   OTF2_TYPE_UINT64, value),
                         "a location property"))
+            return false;
+    }
+    return true;
+}
+
+/* Thread teams as Scalasca expects them: one COMM_LOCATIONS group "OpenMP"
+ * listing every location (group 0), then per team a COMM_GROUP whose members
+ * are indices into that list (group 1 + comm id) and the Comm itself. With
+ * one process, a location's index in the list is its registry id. */
+enum { OPENMP_LOCATIONS_GROUP = 0 };
+
+static bool write_openmp_locations(OTF2_GlobalDefWriter *w, const weft_registry *reg,
+                                   weft_string name)
+{
+    uint32_t count = weft_registry_location_count(reg);
+    uint64_t *ids = weft_calloc(count ? count : 1, sizeof(*ids));
+    if (!ids)
+        return false;
+    bool ok = true;
+    for (uint32_t i = 0; i < count && ok; i++) {
+        weft_location_def def;
+        ok = weft_registry_location_get(reg, (weft_location){i}, &def) == WEFT_OK;
+        ids[i] = ok ? weft_location_otf2_id(&def) : 0;
+    }
+    ok = ok && !otf2_failed(OTF2_GlobalDefWriter_WriteGroup(
+                                w, OPENMP_LOCATIONS_GROUP, string_ref(name),
+                                OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_OPENMP,
+                                OTF2_GROUP_FLAG_NONE, count, ids),
+                            "the OpenMP location group");
+    weft_free(ids);
+    return ok;
+}
+
+static bool write_comm(OTF2_GlobalDefWriter *w, const weft_registry *reg, uint32_t id)
+{
+    weft_comm_def def;
+    if (weft_registry_comm_get(reg, (weft_comm){id}, &def) != WEFT_OK)
+        return false;
+    uint32_t *members = weft_calloc(def.member_count ? def.member_count : 1, sizeof(*members));
+    uint64_t *wide = weft_calloc(def.member_count ? def.member_count : 1, sizeof(*wide));
+    bool ok = members && wide;
+    if (ok) {
+        uint32_t count =
+            weft_registry_comm_members(reg, (weft_comm){id}, members, def.member_count);
+        if (count > def.member_count)
+            count = def.member_count; /* a member arrived since: leave it out */
+        uint32_t known = 0;           /* positions never seen are left out */
+        for (uint32_t i = 0; i < count; i++) {
+            if (members[i] != WEFT_INVALID_ID)
+                wide[known++] = members[i];
+        }
+        count = known;
+        OTF2_GroupRef group = OPENMP_LOCATIONS_GROUP + 1 + id;
+        ok =
+            !otf2_failed(OTF2_GlobalDefWriter_WriteGroup(w, group, string_ref(def.name),
+                                                         OTF2_GROUP_TYPE_COMM_GROUP,
+                                                         weft_paradigm_to_otf2(def.paradigm),
+                                                         OTF2_GROUP_FLAG_NONE, count, wide),
+                         "a thread team group") &&
+            !otf2_failed(OTF2_GlobalDefWriter_WriteComm(
+                             w, id, string_ref(def.name), group,
+                             def.parent.id == WEFT_INVALID_ID ? OTF2_UNDEFINED_COMM : def.parent.id,
+                             OTF2_COMM_FLAG_NONE),
+                         "a thread team");
+    }
+    weft_free(members);
+    weft_free(wide);
+    return ok;
+}
+
+static bool write_comms(OTF2_GlobalDefWriter *w, const weft_registry *reg, weft_string openmp)
+{
+    uint32_t count = weft_registry_comm_count(reg);
+    if (count == 0)
+        return true;
+    if (!write_openmp_locations(w, reg, openmp))
+        return false;
+    for (uint32_t id = 0; id < count; id++) {
+        if (!write_comm(w, reg, id))
             return false;
     }
     return true;
@@ -149,7 +232,7 @@ weft_status weft_defs_write_otf2(weft_registry *reg, OTF2_Archive *archive,
                         HOST_NODE, OTF2_UNDEFINED_LOCATION_GROUP),
                     "the location group"))
         return WEFT_ERR_OTF2;
-    if (!write_locations(w, reg))
+    if (!write_locations(w, reg) || !write_comms(w, reg, tree.openmp))
         return WEFT_ERR_OTF2;
     return WEFT_OK;
 }

@@ -9,29 +9,12 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "hash_index.h"
+#include "registry_internal.h"
 #include "weft/alloc.h"
 
-struct weft_registry {
-    pthread_mutex_t mutex; /* guards everything below */
-
-    char **strings;
-    uint32_t string_count, string_capacity;
-    weft_hash_index string_index;
-
-    weft_region_def *regions;
-    uint32_t region_count, region_capacity;
-    weft_hash_index region_index;
-
-    weft_location_def *locations;
-    uint32_t location_count, location_capacity;
-
-    weft_location_property *properties;
-    uint32_t property_count, property_capacity;
-};
-
 /* Makes room for one more element in a growable array. */
-static weft_status reserve_one(void **items, uint32_t *capacity, uint32_t count, size_t elem)
+weft_status weft__registry_reserve_one(void **items, uint32_t *capacity, uint32_t count,
+                                       size_t elem)
 {
     if (count < *capacity)
         return WEFT_OK;
@@ -67,6 +50,7 @@ void weft_registry_destroy(weft_registry *reg)
     weft__hash_index_clear(&reg->region_index);
     weft_free(reg->locations);
     weft_free(reg->properties);
+    weft__registry_comms_clear(reg);
     pthread_mutex_destroy(&reg->mutex);
     weft_free(reg);
 }
@@ -93,7 +77,7 @@ static bool string_equal(const void *context, uint32_t id, const void *key)
     return strcmp(reg->strings[id], key) == 0;
 }
 
-static weft_status intern_locked(weft_registry *reg, const char *text, weft_string *out)
+weft_status weft__registry_intern_locked(weft_registry *reg, const char *text, weft_string *out)
 {
     uint64_t hash = weft__hash_bytes(WEFT_HASH_SEED, text, strlen(text));
     uint32_t id = weft__hash_index_find(&reg->string_index, hash, text, string_equal, reg);
@@ -101,8 +85,8 @@ static weft_status intern_locked(weft_registry *reg, const char *text, weft_stri
         out->id = id;
         return WEFT_OK;
     }
-    weft_status st = reserve_one((void **)&reg->strings, &reg->string_capacity, reg->string_count,
-                                 sizeof(*reg->strings));
+    weft_status st = weft__registry_reserve_one((void **)&reg->strings, &reg->string_capacity,
+                                                reg->string_count, sizeof(*reg->strings));
     if (st != WEFT_OK)
         return st;
     char *copy = weft_strdup(text);
@@ -126,7 +110,7 @@ weft_status weft_registry_string(weft_registry *reg, const char *text, weft_stri
     if (!reg || !text)
         return WEFT_ERR_INVALID;
     pthread_mutex_lock(&reg->mutex);
-    weft_status st = intern_locked(reg, text, out);
+    weft_status st = weft__registry_intern_locked(reg, text, out);
     pthread_mutex_unlock(&reg->mutex);
     return st;
 }
@@ -159,19 +143,19 @@ static weft_status region_locked(weft_registry *reg, const weft_region_desc *des
                            .paradigm = desc->paradigm,
                            .file = WEFT_STRING_INVALID};
     const char *canonical = desc->canonical_name ? desc->canonical_name : desc->name;
-    weft_status st = intern_locked(reg, desc->name, &def.name);
+    weft_status st = weft__registry_intern_locked(reg, desc->name, &def.name);
     if (st == WEFT_OK)
-        st = intern_locked(reg, canonical, &def.canonical_name);
+        st = weft__registry_intern_locked(reg, canonical, &def.canonical_name);
     if (st == WEFT_OK && desc->file)
-        st = intern_locked(reg, desc->file, &def.file);
+        st = weft__registry_intern_locked(reg, desc->file, &def.file);
     if (st != WEFT_OK)
         return st;
 
     uint64_t hash = region_hash(&def);
     uint32_t id = weft__hash_index_find(&reg->region_index, hash, &def, region_equal, reg);
     if (id == WEFT_INVALID_ID) {
-        st = reserve_one((void **)&reg->regions, &reg->region_capacity, reg->region_count,
-                         sizeof(*reg->regions));
+        st = weft__registry_reserve_one((void **)&reg->regions, &reg->region_capacity,
+                                        reg->region_count, sizeof(*reg->regions));
         if (st != WEFT_OK)
             return st;
         id = reg->region_count;
@@ -207,10 +191,10 @@ weft_status weft_registry_location(weft_registry *reg, const char *name, uint32_
         return WEFT_ERR_INVALID;
     pthread_mutex_lock(&reg->mutex);
     weft_location_def def = {.thread_number = thread_number};
-    weft_status st = intern_locked(reg, name, &def.name);
+    weft_status st = weft__registry_intern_locked(reg, name, &def.name);
     if (st == WEFT_OK)
-        st = reserve_one((void **)&reg->locations, &reg->location_capacity, reg->location_count,
-                         sizeof(*reg->locations));
+        st = weft__registry_reserve_one((void **)&reg->locations, &reg->location_capacity,
+                                        reg->location_count, sizeof(*reg->locations));
     if (st == WEFT_OK) {
         out->id = reg->location_count;
         reg->locations[reg->location_count++] = def;
@@ -236,10 +220,10 @@ weft_status weft_registry_location_property(weft_registry *reg, weft_location lo
     weft_location_property prop = {.location = loc, .value = value};
     weft_status st = loc.id < reg->location_count ? WEFT_OK : WEFT_ERR_NOT_FOUND;
     if (st == WEFT_OK)
-        st = intern_locked(reg, name, &prop.name);
+        st = weft__registry_intern_locked(reg, name, &prop.name);
     if (st == WEFT_OK)
-        st = reserve_one((void **)&reg->properties, &reg->property_capacity, reg->property_count,
-                         sizeof(*reg->properties));
+        st = weft__registry_reserve_one((void **)&reg->properties, &reg->property_capacity,
+                                        reg->property_count, sizeof(*reg->properties));
     if (st == WEFT_OK)
         reg->properties[reg->property_count++] = prop;
     pthread_mutex_unlock(&reg->mutex);

@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "weft/log.h"
 
 static OTF2_Archive *archive;
 static char directory[4096];

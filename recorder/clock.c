@@ -1,7 +1,7 @@
 /* Clock selection and TSC calibration; see clock.h. */
 #include "clock.h"
 
-#include "log.h"
+#include "weft/log.h"
 
 bool weft__clock_uses_tsc;
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "log.h"
+#include "weft/log.h"
 
 #define VAR_ENTRY(NAME, field, type, def, meaning) {"WEFT_" #NAME, def, meaning},
 static const weft_config_var vars[] = {WEFT_CONFIG_LIST(VAR_ENTRY)};

@@ -19,7 +19,8 @@ typedef union weft_slot {
         uint64_t time;
         uint8_t kind;
         uint8_t small; /* paradigm, collective op, measurement mode */
-        uint16_t count; /* metric value count */
+        uint16_t count; /* metric value count; THREAD_TEAM_BEGIN: thread
+                           number in the team (65535 and above saturate) */
         uint32_t ref;   /* region, comm, lock id, metric, team size */
     } head;
     uint64_t word[2];

@@ -63,9 +63,15 @@ void weft_thread_join(weft_paradigm paradigm)
     record_head(WEFT_EVENT_THREAD_JOIN, paradigm, 0);
 }
 
-void weft_thread_team_begin(weft_comm team)
+void weft_thread_team_begin(weft_comm team, uint32_t thread_in_team)
 {
-    record_head(WEFT_EVENT_THREAD_TEAM_BEGIN, 0, team.id);
+    weft_loc *loc;
+    weft_slot *at = reserve(1, &loc);
+    if (unlikely(!at))
+        return;
+    weft__encode_head(at, WEFT_EVENT_THREAD_TEAM_BEGIN, weft_clock_now(), 0, team.id);
+    at->head.count = thread_in_team < UINT16_MAX ? (uint16_t)thread_in_team : UINT16_MAX;
+    weft__loc_commit(loc, at, 1);
 }
 
 void weft_thread_team_end(weft_comm team)

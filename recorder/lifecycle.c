@@ -9,7 +9,7 @@
 #include "archive.h"
 #include "clock.h"
 #include "location.h"
-#include "log.h"
+#include "weft/log.h"
 #include "sink.h"
 #include "weft/recorder.h"
 #include "writer.h"

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "log.h"
+#include "weft/log.h"
 #include "weft/alloc.h"
 #include "writer.h"
 
@@ -77,6 +77,7 @@ weft_loc *weft__loc_create(void)
     if (!loc)
         goto fail;
     loc->thread_number = pick_thread_number();
+    loc->last_team = WEFT_INVALID_ID;
     char name[64];
     if (loc->thread_number == 0)
         snprintf(name, sizeof(name), "Master thread");

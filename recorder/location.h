@@ -64,6 +64,9 @@ struct weft_loc {
     uint64_t events_written;
     uint64_t events_lost; /* recorded but not written: the output failed */
     uint64_t first_time, last_time;
+    uint32_t last_team; /* the thread team this location last joined, or
+                           WEFT_INVALID_ID: spares the registry a call per
+                           team begin (see sink.c) */
 };
 
 /* The calling thread's location, NULL before its first event. Initial-exec:

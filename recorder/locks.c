@@ -7,7 +7,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "log.h"
+#include "weft/log.h"
 #include "weft/alloc.h"
 #include "weft/recorder.h"
 

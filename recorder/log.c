@@ -1,5 +1,5 @@
 /* One-line diagnostics on stderr; see log.h. */
-#include "log.h"
+#include "weft/log.h"
 
 #include <errno.h>
 #include <stdarg.h>

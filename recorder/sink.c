@@ -6,7 +6,7 @@
 
 #include "archive.h"
 #include "lifecycle.h"
-#include "log.h"
+#include "weft/log.h"
 #include "weft/definitions_otf2.h"
 #include "weft/recorder.h"
 
@@ -47,11 +47,11 @@ static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, const weft_event *e)
     case WEFT_EVENT_THREAD_TEAM_END:
         return OTF2_EvtWriter_ThreadTeamEnd(w, NULL, t, e->ref);
     case WEFT_EVENT_LOCK_ACQUIRE:
-        return OTF2_EvtWriter_ThreadAcquireLock(w, NULL, t, weft_paradigm_to_otf2(e->small),
-                                                e->ref, e->a);
+        return OTF2_EvtWriter_ThreadAcquireLock(w, NULL, t, weft_paradigm_to_otf2(e->small), e->ref,
+                                                e->a);
     case WEFT_EVENT_LOCK_RELEASE:
-        return OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t, weft_paradigm_to_otf2(e->small),
-                                                e->ref, e->a);
+        return OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t, weft_paradigm_to_otf2(e->small), e->ref,
+                                                e->a);
     case WEFT_EVENT_TASK_CREATE:
         return OTF2_EvtWriter_ThreadTaskCreate(w, NULL, t, e->ref, e->a, e->b);
     case WEFT_EVENT_TASK_SWITCH:
@@ -89,9 +89,8 @@ static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, const weft_event *e)
         return OTF2_EvtWriter_Metric(w, NULL, t, e->ref, (uint8_t)e->value_count, types, values);
     }
     case WEFT_EVENT_MEASUREMENT_ON_OFF:
-        return OTF2_EvtWriter_MeasurementOnOff(w, NULL, t,
-                                               e->small ? OTF2_MEASUREMENT_ON
-                                                        : OTF2_MEASUREMENT_OFF);
+        return OTF2_EvtWriter_MeasurementOnOff(
+            w, NULL, t, e->small ? OTF2_MEASUREMENT_ON : OTF2_MEASUREMENT_OFF);
     case WEFT_EVENT_BUFFER_FLUSH:
         return OTF2_EvtWriter_BufferFlush(w, NULL, t, e->bytes);
     default:
@@ -161,6 +160,18 @@ static size_t write_one(OTF2_EvtWriter *w, const weft_slot *slots, size_t availa
     return used;
 }
 
+/* A thread team's members are the locations that began it: the sink sees
+ * every ThreadTeamBegin, off the hot path, and records the membership for the
+ * team's group definition. */
+static void note_team_member(weft_loc *loc, uint32_t team, uint16_t thread_in_team)
+{
+    if (team == loc->last_team)
+        return;
+    if (weft_registry_comm_set_member(weft_defs_global(), (weft_comm){team}, thread_in_team,
+                                      loc->def.id) == WEFT_OK)
+        loc->last_team = team;
+}
+
 static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
 {
     OTF2_EvtWriter *w = failed ? NULL : evt_writer_of(loc);
@@ -178,6 +189,8 @@ static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
         }
         if (used == 0)
             break; /* cannot happen: the slots were encoded by weft itself */
+        if (slots[at].head.kind == WEFT_EVENT_THREAD_TEAM_BEGIN)
+            note_team_member(loc, slots[at].head.ref, slots[at].head.count);
         if (written == 0 && loc->events_written == 0)
             loc->first_time = slots[at].head.time;
         loc->last_time = slots[at].head.time;

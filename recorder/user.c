@@ -10,7 +10,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "log.h"
+#include "weft/log.h"
 #include "weft/alloc.h"
 #include "weft/recorder.h"
 

@@ -4,7 +4,7 @@
 #include <pthread.h>
 #include <signal.h>
 
-#include "log.h"
+#include "weft/log.h"
 #include "sink.h"
 
 /* The queue: a FIFO of chunks linked through chunk->next. Everything below

@@ -141,6 +141,45 @@ static void test_concurrent_registration(void **state)
     weft_registry_destroy(shared);
 }
 
+/* Thread teams: one per (paradigm, parent, key), members by position. */
+static void test_comms(void **state)
+{
+    (void)state;
+    weft_registry *reg = weft_registry_create();
+    weft_comm outer, again, inner0, inner1;
+    weft_comm_desc d = {.paradigm = WEFT_PARADIGM_OPENMP, .parent = WEFT_COMM_INVALID, .key = 4};
+    assert_int_equal(weft_registry_comm(reg, &d, &outer), WEFT_OK);
+    assert_int_equal(weft_registry_comm(reg, &d, &again), WEFT_OK);
+    assert_int_equal(outer.id, again.id);
+    d.parent = outer;
+    d.key = 2;
+    assert_int_equal(weft_registry_comm(reg, &d, &inner0), WEFT_OK);
+    d.key = (uint64_t)1 << 32 | 2; /* forked by thread 1 of the outer team */
+    assert_int_equal(weft_registry_comm(reg, &d, &inner1), WEFT_OK);
+    assert_int_not_equal(inner0.id, inner1.id);
+    d.parent = (weft_comm){77};
+    weft_comm bad;
+    assert_int_equal(weft_registry_comm(reg, &d, &bad), WEFT_ERR_NOT_FOUND);
+    assert_int_equal(bad.id, WEFT_INVALID_ID);
+    assert_int_equal(weft_registry_comm_count(reg), 3);
+
+    assert_int_equal(weft_registry_comm_set_member(reg, outer, 2, 40), WEFT_OK);
+    assert_int_equal(weft_registry_comm_set_member(reg, outer, 0, 10), WEFT_OK);
+    assert_int_equal(weft_registry_comm_set_member(reg, outer, 0, 11), WEFT_OK);
+    uint32_t members[4];
+    assert_int_equal(weft_registry_comm_members(reg, outer, members, 4), 3);
+    assert_int_equal(members[0], 11);
+    assert_int_equal(members[1], WEFT_INVALID_ID);
+    assert_int_equal(members[2], 40);
+    assert_int_equal(weft_registry_comm_members(reg, inner0, members, 4), 0);
+
+    weft_comm_def def;
+    assert_int_equal(weft_registry_comm_get(reg, inner1, &def), WEFT_OK);
+    assert_int_equal(def.parent.id, outer.id);
+    assert_string_equal(weft_registry_string_text(reg, def.name), "Thread team 2");
+    weft_registry_destroy(reg);
+}
+
 /* Fails allocation k for k = 0, 1, ... until a full run succeeds: every
  * failure is reported as a status, never a crash or a leak (valgrind and
  * ASan runs check the latter). */
@@ -157,9 +196,15 @@ static void test_out_of_memory_sweep(void **state)
             weft_region_desc d = region_desc(name, "file.c", (uint32_t)i);
             weft_region r;
             weft_location l;
+            weft_comm_desc cd = {.paradigm = WEFT_PARADIGM_OPENMP,
+                                 .parent = WEFT_COMM_INVALID,
+                                 .key = (uint64_t)i};
+            weft_comm c;
             ok = weft_registry_region(reg, &d, &r) == WEFT_OK &&
                  weft_registry_location(reg, name, (uint32_t)i, &l) == WEFT_OK &&
-                 weft_registry_location_property(reg, l, "p", 1) == WEFT_OK;
+                 weft_registry_location_property(reg, l, "p", 1) == WEFT_OK &&
+                 weft_registry_comm(reg, &cd, &c) == WEFT_OK &&
+                 weft_registry_comm_set_member(reg, c, (uint32_t)i % 5, l.id) == WEFT_OK;
         }
         weft_alloc_fail_after(-1);
         weft_registry_destroy(reg);
@@ -176,6 +221,7 @@ int main(void)
         cmocka_unit_test(test_regions),
         cmocka_unit_test(test_locations_and_properties),
         cmocka_unit_test(test_concurrent_registration),
+        cmocka_unit_test(test_comms),
         cmocka_unit_test(test_out_of_memory_sweep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

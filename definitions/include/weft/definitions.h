@@ -19,11 +19,21 @@ extern "C" {
 
 /* Typed handles: one single-field struct per kind, so that passing a string
  * where a region is expected does not compile. All bits set means invalid. */
-typedef struct weft_string { uint32_t id; } weft_string;
-typedef struct weft_region { uint32_t id; } weft_region;
-typedef struct weft_location { uint32_t id; } weft_location;
-typedef struct weft_comm { uint32_t id; } weft_comm;
-typedef struct weft_metric { uint32_t id; } weft_metric;
+typedef struct weft_string {
+    uint32_t id;
+} weft_string;
+typedef struct weft_region {
+    uint32_t id;
+} weft_region;
+typedef struct weft_location {
+    uint32_t id;
+} weft_location;
+typedef struct weft_comm {
+    uint32_t id;
+} weft_comm;
+typedef struct weft_metric {
+    uint32_t id;
+} weft_metric;
 
 #define WEFT_INVALID_ID UINT32_MAX
 #define WEFT_STRING_INVALID ((weft_string){WEFT_INVALID_ID})
@@ -97,6 +107,26 @@ typedef struct weft_location_property {
     uint64_t value;
 } weft_location_property;
 
+/* A communicator: a thread team (paradigm OPENMP) or, later, an MPI
+ * communicator. Adapters name one by (paradigm, parent, key): equal triples
+ * are one communicator, so a team that forms again and again is defined once.
+ * Members are recorded as they show up (for OPENMP: registry location ids,
+ * by thread number in the team). */
+typedef struct weft_comm_desc {
+    const char *name; /* copied; NULL: "Thread team <id>" */
+    weft_paradigm paradigm;
+    weft_comm parent; /* WEFT_COMM_INVALID for none */
+    uint64_t key;     /* tells apart communicators with the same parent */
+} weft_comm_desc;
+
+typedef struct weft_comm_def {
+    weft_string name;
+    weft_paradigm paradigm;
+    weft_comm parent;
+    uint64_t key;
+    uint32_t member_count;
+} weft_comm_def;
+
 typedef struct weft_registry weft_registry;
 
 /* Creates an empty registry; NULL when out of memory. The caller owns it. */
@@ -111,24 +141,37 @@ WEFT_EXPORT weft_registry *weft_defs_global(void);
 
 /* Registers text (copied) and returns its handle; equal texts share one
  * handle. Thread-safe; not for the hot path. */
-WEFT_EXPORT weft_status weft_registry_string(weft_registry *reg, const char *text, weft_string *out);
+WEFT_EXPORT weft_status weft_registry_string(weft_registry *reg, const char *text,
+                                             weft_string *out);
 
 /* Registers a region (strings copied) and returns its handle; an equal
  * description returns the existing handle. Thread-safe; not for the hot path.
  * On failure *out is WEFT_REGION_INVALID. */
 WEFT_EXPORT weft_status weft_registry_region(weft_registry *reg, const weft_region_desc *desc,
-                                 weft_region *out);
+                                             weft_region *out);
 
 /* Registers a new location (never de-duplicated: each call is one thread). */
-weft_status weft_registry_location(weft_registry *reg, const char *name,
-                                   uint32_t thread_number, weft_location *out);
+weft_status weft_registry_location(weft_registry *reg, const char *name, uint32_t thread_number,
+                                   weft_location *out);
 
 /* Sets the number of events written for a location. */
 void weft_registry_location_set_events(weft_registry *reg, weft_location loc, uint64_t count);
 
 /* Attaches a named numeric property to a location (name copied). */
-weft_status weft_registry_location_property(weft_registry *reg, weft_location loc,
-                                            const char *name, uint64_t value);
+weft_status weft_registry_location_property(weft_registry *reg, weft_location loc, const char *name,
+                                            uint64_t value);
+
+/* Registers a communicator (see weft_comm_desc) and returns its handle; an
+ * equal (paradigm, parent, key) returns the existing one. Thread-safe; not
+ * for the hot path. On failure *out is WEFT_COMM_INVALID. */
+WEFT_EXPORT weft_status weft_registry_comm(weft_registry *reg, const weft_comm_desc *desc,
+                                           weft_comm *out);
+
+/* Records the member at a position of a communicator (a thread's number in
+ * its team: the member is its location id); a later call for the same
+ * position replaces it. Positions never set read as WEFT_INVALID_ID. */
+weft_status weft_registry_comm_set_member(weft_registry *reg, weft_comm comm, uint32_t position,
+                                          uint32_t member);
 
 /* Counts, and copies of single entries, for writers and tests. The text
  * pointer stays valid until the registry is destroyed. Out-of-range handles
@@ -144,6 +187,13 @@ weft_status weft_registry_location_get(const weft_registry *reg, weft_location l
 uint32_t weft_registry_property_count(const weft_registry *reg);
 weft_status weft_registry_property_get(const weft_registry *reg, uint32_t index,
                                        weft_location_property *out);
+
+uint32_t weft_registry_comm_count(const weft_registry *reg);
+weft_status weft_registry_comm_get(const weft_registry *reg, weft_comm comm, weft_comm_def *out);
+/* Copies up to `capacity` members of comm, by position, into members;
+ * returns how many positions it has (0 for an unknown comm). */
+uint32_t weft_registry_comm_members(const weft_registry *reg, weft_comm comm, uint32_t *members,
+                                    uint32_t capacity);
 
 /* The OTF2 location id of a location: (thread_number << 32) | group, the id
  * scheme Score-P uses and Scalasca's reader relies on. */

@@ -71,8 +71,10 @@ WEFT_EXPORT void weft_leave(weft_region region);
 WEFT_EXPORT void weft_thread_fork(weft_paradigm paradigm, uint32_t team_size);
 /* On the forking thread, after the team ended. */
 WEFT_EXPORT void weft_thread_join(weft_paradigm paradigm);
-/* On every team member, at the start and end of its part in the team. */
-WEFT_EXPORT void weft_thread_team_begin(weft_comm team);
+/* On every team member, at the start and end of its part in the team;
+ * thread_in_team is its number in the team (omp_get_thread_num), which
+ * places its location in the team's group definition. */
+WEFT_EXPORT void weft_thread_team_begin(weft_comm team, uint32_t thread_in_team);
 WEFT_EXPORT void weft_thread_team_end(weft_comm team);
 
 /* ---- locks -------------------------------------------------------------- */

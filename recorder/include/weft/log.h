@@ -3,8 +3,8 @@
  * Messages are formatted into a fixed buffer and written with one write(2),
  * so lines from several threads or ranks do not interleave and errno is kept.
  * Library code never prints to stdout. */
-#ifndef WEFT_RECORDER_LOG_H
-#define WEFT_RECORDER_LOG_H
+#ifndef WEFT_RECORDER_WEFT_LOG_H
+#define WEFT_RECORDER_WEFT_LOG_H
 
 #include <stdbool.h>
 
@@ -17,4 +17,4 @@ void weft_log_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2))
 /* Switches verbose output on or off (set once the configuration is read). */
 void weft_log_set_verbose(bool on);
 
-#endif /* WEFT_RECORDER_LOG_H */
+#endif /* WEFT_RECORDER_WEFT_LOG_H */
