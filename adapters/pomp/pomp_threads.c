@@ -1,0 +1,260 @@
+/* Per-thread POMP2 state: the thread teams a thread belongs to, the task it
+ * runs, the nest locks it holds. See pomp_internal.h.
+ *
+ * Thread teams. A team is defined once per place in the team tree, not once
+ * per parallel region instance: its identity is the chain, from the
+ * outermost level in, of (number of the forking thread in the enclosing
+ * team, team size). Every member computes it alone from the OpenMP runtime
+ * (omp_get_level, omp_get_ancestor_thread_num, omp_get_team_size), so no
+ * information has to travel from the forking thread to the workers, and a
+ * one-entry cache per thread keeps the registry out of the way when the same
+ * team forms again. */
+#include <stdatomic.h>
+
+#include "omp_runtime.h"
+#include "pomp_internal.h"
+#include "weft/log.h"
+#include "weft/recorder.h"
+
+enum {
+    MAX_TEAM_DEPTH = 16,   /* teams a thread is in at once (nesting) */
+    MAX_CACHED_LEVELS = 8, /* deeper team chains are looked up each time */
+    MAX_TASK_DEPTH = 64,   /* tasks suspended on one thread at once */
+    MAX_NEST_LOCKS = 16,   /* nest locks held by one thread at once */
+    LOCK_CACHE_SIZE = 16,  /* lock addresses remembered per thread */
+};
+
+typedef struct nest_lock {
+    uint32_t lock_id, depth;
+} nest_lock;
+
+typedef struct pomp_thread {
+    pomp_task current_task;
+    uint32_t team_depth; /* may exceed MAX_TEAM_DEPTH: then teams[] stops */
+    weft_comm teams[MAX_TEAM_DEPTH];
+
+    uint32_t task_depth; /* may exceed MAX_TASK_DEPTH: then suspended[] stops */
+    pomp_task suspended[MAX_TASK_DEPTH];
+
+    uint32_t cached_levels; /* 0: empty */
+    uint64_t cached_chain[MAX_CACHED_LEVELS];
+    weft_comm cached_team;
+
+    uint32_t nest_count;
+    nest_lock nest[MAX_NEST_LOCKS];
+
+    struct {
+        const void *lock;
+        uint32_t id;
+    } lock_cache[LOCK_CACHE_SIZE];
+} pomp_thread;
+
+static __thread pomp_thread self __attribute__((tls_model("initial-exec")));
+
+/* Generations of explicit tasks, process-wide, so a task's (creating thread,
+ * generation) is unique whichever OS thread plays that team position. */
+static atomic_uint_least32_t task_generations;
+
+/* ---- teams ---------------------------------------------------------------- */
+
+static uint64_t chain_link(int level)
+{
+    uint32_t forker = (uint32_t)weft__omp_ancestor_thread_num(level - 1);
+    uint32_t size = (uint32_t)weft__omp_team_size(level);
+    return (uint64_t)forker << 32 | size;
+}
+
+/* Registers (or finds) the teams from level 1 to `levels`. */
+static weft_comm lookup_team(int levels)
+{
+    weft_comm team = WEFT_COMM_INVALID;
+    for (int level = 1; level <= levels; level++) {
+        weft_comm_desc desc = {
+            .paradigm = WEFT_PARADIGM_OPENMP, .parent = team, .key = chain_link(level)};
+        if (weft_registry_comm(weft_defs_global(), &desc, &team) != WEFT_OK) {
+            weft_log_error("cannot define an OpenMP thread team; team events are not recorded");
+            return WEFT_COMM_INVALID;
+        }
+    }
+    return team;
+}
+
+/* The team the calling thread is in right now (inside a parallel region). */
+static weft_comm current_team(void)
+{
+    int levels = weft__omp_level();
+    if (levels < 1)
+        levels = 1; /* no runtime: the one-thread team */
+    if (levels > MAX_CACHED_LEVELS)
+        return lookup_team(levels);
+    uint64_t chain[MAX_CACHED_LEVELS];
+    bool hit = self.cached_levels == (uint32_t)levels;
+    for (int level = 1; level <= levels; level++) {
+        chain[level - 1] = chain_link(level);
+        hit = hit && chain[level - 1] == self.cached_chain[level - 1];
+    }
+    if (hit)
+        return self.cached_team;
+    weft_comm team = lookup_team(levels);
+    if (team.id != WEFT_INVALID_ID) {
+        for (int level = 0; level < levels; level++)
+            self.cached_chain[level] = chain[level];
+        self.cached_levels = (uint32_t)levels;
+        self.cached_team = team;
+    }
+    return team;
+}
+
+/* The team tasks of the calling thread belong to. Outside any parallel
+ * region that is the initial thread's own one-thread team. */
+static weft_comm task_team(void)
+{
+    if (self.team_depth > 0 && self.team_depth <= MAX_TEAM_DEPTH)
+        return self.teams[self.team_depth - 1];
+    return current_team();
+}
+
+static pomp_task make_task(uint32_t thread, uint32_t generation)
+{
+    return (pomp_task)((uint64_t)thread << 32 | generation);
+}
+
+static uint32_t task_thread(pomp_task task)
+{
+    return (uint32_t)((uint64_t)task >> 32);
+}
+
+static uint32_t task_generation(pomp_task task)
+{
+    return (uint32_t)task;
+}
+
+void weft__pomp_fork(int if_clause, int num_threads, pomp_task *old_task)
+{
+    if (old_task)
+        *old_task = self.current_task;
+    weft_thread_fork(WEFT_PARADIGM_OPENMP,
+                     if_clause && num_threads > 0 ? (uint32_t)num_threads : 1);
+}
+
+void weft__pomp_join(pomp_task old_task)
+{
+    weft_thread_join(WEFT_PARADIGM_OPENMP);
+    self.current_task = old_task;
+}
+
+void weft__pomp_team_begin(const pomp_region *r)
+{
+    weft_comm team = current_team();
+    if (self.team_depth < MAX_TEAM_DEPTH)
+        self.teams[self.team_depth] = team;
+    self.team_depth++;
+    uint32_t thread = (uint32_t)weft__omp_thread_num();
+    self.current_task = make_task(thread, 0);
+    if (team.id != WEFT_INVALID_ID)
+        weft_thread_team_begin(team, thread);
+    if (r->part[POMP_MAIN].id != WEFT_INVALID_ID)
+        weft_enter(r->part[POMP_MAIN]);
+}
+
+void weft__pomp_team_end(const pomp_region *r)
+{
+    if (r->part[POMP_MAIN].id != WEFT_INVALID_ID)
+        weft_leave(r->part[POMP_MAIN]);
+    if (self.team_depth == 0)
+        return; /* an end without a begin: nothing to close */
+    self.team_depth--;
+    if (self.team_depth < MAX_TEAM_DEPTH && self.teams[self.team_depth].id != WEFT_INVALID_ID)
+        weft_thread_team_end(self.teams[self.team_depth]);
+}
+
+/* ---- tasks ---------------------------------------------------------------- */
+
+pomp_task weft__pomp_current_task(void)
+{
+    return self.current_task;
+}
+
+static void switch_to(pomp_task task)
+{
+    self.current_task = task;
+    weft_task_switch(task_team(), task_thread(task), task_generation(task));
+}
+
+void weft__pomp_resume(pomp_task old_task)
+{
+    if (old_task != self.current_task)
+        switch_to(old_task);
+}
+
+pomp_task weft__pomp_new_task_handle(void)
+{
+    uint32_t generation = atomic_fetch_add_explicit(&task_generations, 1, memory_order_relaxed) + 1;
+    return make_task((uint32_t)weft__omp_thread_num(), generation ? generation : 1);
+}
+
+pomp_task weft__pomp_new_task(void)
+{
+    pomp_task task = weft__pomp_new_task_handle();
+    weft_task_create(task_team(), task_thread(task), task_generation(task));
+    return task;
+}
+
+void weft__pomp_switch_into(pomp_task task)
+{
+    if (self.task_depth < MAX_TASK_DEPTH)
+        self.suspended[self.task_depth] = self.current_task;
+    self.task_depth++;
+    switch_to(task);
+}
+
+/* Completes the running task and switches back to the one it suspended, so
+ * every completion is followed by an explicit switch (readers need not guess
+ * which task runs next). */
+void weft__pomp_complete_task(void)
+{
+    pomp_task done = self.current_task;
+    weft_task_complete(task_team(), task_thread(done), task_generation(done));
+    if (self.task_depth == 0)
+        return;
+    self.task_depth--;
+    if (self.task_depth < MAX_TASK_DEPTH)
+        switch_to(self.suspended[self.task_depth]);
+}
+
+/* ---- locks ---------------------------------------------------------------- */
+
+uint32_t weft__pomp_nest_enter(uint32_t lock_id)
+{
+    for (uint32_t i = 0; i < self.nest_count; i++) {
+        if (self.nest[i].lock_id == lock_id)
+            return ++self.nest[i].depth;
+    }
+    if (self.nest_count < MAX_NEST_LOCKS)
+        self.nest[self.nest_count++] = (nest_lock){lock_id, 1};
+    return 1;
+}
+
+uint32_t weft__pomp_nest_leave(uint32_t lock_id)
+{
+    for (uint32_t i = 0; i < self.nest_count; i++) {
+        if (self.nest[i].lock_id != lock_id)
+            continue;
+        uint32_t depth = --self.nest[i].depth;
+        if (depth == 0)
+            self.nest[i] = self.nest[--self.nest_count];
+        return depth;
+    }
+    return 0; /* not tracked (table full): treat as the outermost level */
+}
+
+uint32_t weft__pomp_lock_id(const void *lock)
+{
+    uint32_t slot = (uint32_t)(((uintptr_t)lock >> 3) % LOCK_CACHE_SIZE);
+    if (self.lock_cache[slot].lock == lock)
+        return self.lock_cache[slot].id;
+    uint32_t id = weft_lock_id(lock);
+    self.lock_cache[slot].lock = lock;
+    self.lock_cache[slot].id = id;
+    return id;
+}
