@@ -21,6 +21,7 @@ typedef struct command {
 
 /* clang-format off */
 static const command commands[] = {
+    {"compile", "wrap a compiler: instrument OpenMP with OPARI2, link libweft", weft__cli_compile},
     {"info",    "show the version, what was built in, and every WEFT_* variable", weft__cli_info},
     {"summary", "print a per-region profile (visits, inclusive/exclusive time) of a trace",
                 weft__cli_summary},

@@ -1,0 +1,5 @@
+integer function add(a, b)
+  implicit none
+  integer, intent(in) :: a, b
+  add = a + b
+end function add

@@ -1,0 +1,6 @@
+int twice(int v);
+
+int twice(int v)
+{
+    return 2 * v
+}

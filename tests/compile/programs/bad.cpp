@@ -1,0 +1,4 @@
+int twice(int v)
+{
+    return 2 * v
+}

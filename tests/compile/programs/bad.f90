@@ -1,0 +1,5 @@
+program bad
+  implicit none
+  integer :: i
+  i = = 1
+end program bad

@@ -1,0 +1,1 @@
+#error "decoy/greeting.h was included instead of the greeting.h next to the source"

@@ -1,0 +1,6 @@
+int two(void);
+
+int two(void)
+{
+    return 2;
+}

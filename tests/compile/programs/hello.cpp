@@ -1,0 +1,7 @@
+#include <iostream>
+
+int main()
+{
+    std::cout << "hello from weft compile" << std::endl;
+    return 0;
+}

@@ -1,0 +1,4 @@
+      program hello
+      implicit none
+      print '(a)', 'hello from weft compile'
+      end

@@ -1,0 +1,9 @@
+#include <stdio.h>
+
+#include "greeting.h"
+
+int main(void)
+{
+    puts(GREETING);
+    return 0;
+}

@@ -1,0 +1,5 @@
+program include_test
+  implicit none
+  include 'greeting.inc'
+  print '(a)', greeting
+end program include_test

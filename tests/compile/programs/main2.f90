@@ -1,0 +1,5 @@
+program main2
+  implicit none
+  integer, external :: add
+  print '(a,i0)', 'sum=', add(2, 3)
+end program main2

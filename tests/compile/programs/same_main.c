@@ -1,0 +1,10 @@
+#include <stdio.h>
+
+int one(void);
+int two(void);
+
+int main(void)
+{
+    printf("one+two=%d\n", one() + two());
+    return 0;
+}

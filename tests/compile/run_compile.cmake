@@ -1,0 +1,390 @@
+# Runs one end-to-end scenario of `weft compile` with a real compiler; used
+# by the CTest entries of tests/compile/CMakeLists.txt. Variables (-D):
+#   WEFT      the weft executable
+#   SCENARIO  what to do (the if() blocks below)
+#   COMPILER  the compiler command (gcc, clang, g++, gfortran, mpicc)
+#   EXT       the suffix of the scenario's sources (c, cpp, f90, f)
+#   PROGRAMS  tests/compile/programs
+#   PRELOAD   empty, or the sanitizer runtime a sanitized libweft needs
+#             loaded first (the programs run with it in LD_PRELOAD)
+#   WORKDIR   a directory of this test's own, emptied first, holding
+#             src/    a copy of PROGRAMS (the sources are compiled from here)
+#             build/  the current directory of every command
+#             tmp/    TMPDIR: weft compile's work directories go here
+#             trace*/ WEFT_EXPERIMENT_DIRECTORY of the programs run
+# Every scenario checks exit codes and output, that src/ is unchanged, that
+# build/ holds exactly the files the compiler itself would have made, and
+# that tmp/ is empty at the end (no work directory left behind).
+cmake_minimum_required(VERSION 3.20)
+
+set(SRC "${WORKDIR}/src")
+set(BUILD "${WORKDIR}/build")
+set(TMP "${WORKDIR}/tmp")
+file(REMOVE_RECURSE "${WORKDIR}")
+file(MAKE_DIRECTORY "${BUILD}" "${TMP}")
+file(COPY "${PROGRAMS}/" DESTINATION "${SRC}")
+file(GLOB_RECURSE src_files_before RELATIVE "${SRC}" "${SRC}/*")
+set(ENV{TMPDIR} "${TMP}")
+set(ENV{OMP_NUM_THREADS} 2)
+set(ENV{LC_ALL} C)
+set(run_count 0)
+
+function(fail_test message)
+    message(FATAL_ERROR "${SCENARIO}: ${message}\n"
+        "command: ${last_command}\n--- exit: ${rc}\n--- stdout:\n${out}\n--- stderr:\n${err}")
+endfunction()
+
+# weft_compile(ARGS...): runs `weft compile ARGS` in build/; sets rc, out, err.
+macro(weft_compile)
+    set(last_command "weft compile ${ARGN}")
+    execute_process(COMMAND "${WEFT}" compile ${ARGN} WORKING_DIRECTORY "${BUILD}"
+        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    # Linking a sanitized libweft makes ld warn about the runtime's tmpnam.
+    if(PRELOAD)
+        string(REGEX REPLACE "[^\n]*/lib[at]san\\.so[^\n]*: warning: [^\n]*\n" "" err "${err}")
+    endif()
+endmacro()
+
+function(expect_exit code)
+    if(NOT "${rc}" STREQUAL "${code}")
+        fail_test("exit code ${rc}, expected ${code}")
+    endif()
+endfunction()
+
+function(expect_stderr_lines count)
+    string(REGEX MATCHALL "\n" newlines "${err}")
+    list(LENGTH newlines lines)
+    if(NOT lines EQUAL count OR (NOT err STREQUAL "" AND NOT err MATCHES "\n$"))
+        fail_test("stderr has ${lines} line(s), expected ${count}")
+    endif()
+endfunction()
+
+function(expect_match variable regex)
+    if(NOT "${${variable}}" MATCHES "${regex}")
+        fail_test("${variable} does not match '${regex}'")
+    endif()
+endfunction()
+
+function(expect_no_match variable regex)
+    if("${${variable}}" MATCHES "${regex}")
+        fail_test("${variable} matches '${regex}'")
+    endif()
+endfunction()
+
+# compile_ok(ARGS...): weft compile must succeed silently.
+macro(compile_ok)
+    weft_compile(${ARGN})
+    expect_exit(0)
+    expect_stderr_lines(0)
+endmacro()
+
+# run_program(PROGRAM EXPECTED_STDOUT): runs build/PROGRAM, which must exit 0
+# and print exactly EXPECTED_STDOUT; its trace (if any) goes to trace<N>/.
+macro(run_program program expected)
+    math(EXPR run_count "${run_count} + 1")
+    set(ENV{WEFT_EXPERIMENT_DIRECTORY} "${WORKDIR}/trace${run_count}")
+    set(last_command "${program}")
+    if(PRELOAD)
+        set(ENV{LD_PRELOAD} "${PRELOAD}")
+        set(ENV{ASAN_OPTIONS} "detect_leaks=0")
+        set(ENV{TSAN_OPTIONS} "report_bugs=0")
+    endif()
+    execute_process(COMMAND "${BUILD}/${program}" WORKING_DIRECTORY "${BUILD}"
+        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    unset(ENV{LD_PRELOAD})
+    expect_exit(0)
+    if(NOT out STREQUAL "${expected}\n")
+        fail_test("the program printed something else than '${expected}'")
+    endif()
+endmacro()
+
+# expect_build_files(NAMES...): build/ holds exactly these files.
+function(expect_build_files)
+    file(GLOB_RECURSE found RELATIVE "${BUILD}" "${BUILD}/*")
+    list(SORT found)
+    set(expected ${ARGN})
+    list(SORT expected)
+    if(NOT "${found}" STREQUAL "${expected}")
+        fail_test("build/ holds '${found}', expected '${expected}'")
+    endif()
+endfunction()
+
+function(expect_clean)
+    file(GLOB_RECURSE src_files RELATIVE "${SRC}" "${SRC}/*")
+    if(NOT "${src_files}" STREQUAL "${src_files_before}")
+        fail_test("files appeared in src/: '${src_files}'")
+    endif()
+    file(GLOB left LIST_DIRECTORIES true "${TMP}/*")
+    if(left)
+        fail_test("work directories were left in TMPDIR: ${left}")
+    endif()
+endfunction()
+
+set(hello "hello from weft compile")
+
+# --- one program, compiled and linked in one command ---------------------------------
+if(SCENARIO STREQUAL "hello")
+    compile_ok(-- ${COMPILER} -fopenmp ../src/hello.${EXT} -o hello)
+    run_program(hello "${hello}")
+    expect_build_files(hello)
+
+elseif(SCENARIO STREQUAL "short_form")
+    compile_ok(${COMPILER} -fopenmp ../src/hello.${EXT} -o hello)
+    run_program(hello "${hello}")
+    expect_build_files(hello)
+
+# Without an OpenMP flag nothing is instrumented, but the link still gets libweft.
+elseif(SCENARIO STREQUAL "serial")
+    weft_compile(--verbose -- ${COMPILER} ../src/hello.${EXT} -o hello)
+    expect_exit(0)
+    expect_no_match(err "opari2 ")
+    expect_match(err "pomp2-parse-init-regions")
+    expect_match(err " -lweft ")
+    run_program(hello "${hello}")
+    expect_build_files(hello)
+
+# --keep: one line naming the work directory, which holds the instrumented copy,
+# OPARI2's include file and the region-initialisation unit.
+elseif(SCENARIO STREQUAL "keep")
+    weft_compile(--keep -- ${COMPILER} -fopenmp ../src/hello.${EXT} -o hello)
+    expect_exit(0)
+    expect_stderr_lines(1)
+    expect_match(err "^weft compile: kept the work directory ([^\n]+)\n$")
+    string(REGEX REPLACE "^weft compile: kept the work directory ([^\n]+)\n$" "\\1" kept "${err}")
+    string(TOUPPER "${EXT}" upper_ext)
+    set(copy_ext ${EXT})
+    if(COMPILER MATCHES "fortran")
+        set(copy_ext ${upper_ext})
+    endif()
+    foreach(file s1/hello.${copy_ext} s1/hello.${EXT}.opari.inc s1/hello.o
+                 pomp2_init_regions.c pomp2_init_regions.o)
+        if(NOT EXISTS "${kept}/${file}")
+            fail_test("the kept work directory lacks ${file}")
+        endif()
+    endforeach()
+    file(READ "${kept}/s1/hello.${copy_ext}" copy)
+    if(NOT copy MATCHES "#line 1 \"\\.\\./src/hello\\.${EXT}\"")
+        fail_test("the copy does not name ../src/hello.${EXT} in its #line:\n${copy}")
+    endif()
+    string(FIND "${kept}" "${TMP}/weft-compile-" position)
+    if(NOT position EQUAL 0)
+        fail_test("the work directory ${kept} is not in TMPDIR")
+    endif()
+    run_program(hello "${hello}")
+    expect_build_files(hello)
+    file(REMOVE_RECURSE "${kept}")
+
+# --- a compile error: the compiler's own messages and exit status --------------------
+elseif(SCENARIO STREQUAL "error")
+    # The same command without weft, from a sibling directory, for reference.
+    file(MAKE_DIRECTORY "${WORKDIR}/direct")
+    execute_process(COMMAND ${COMPILER} -fopenmp -c ../src/bad.${EXT}
+        WORKING_DIRECTORY "${WORKDIR}/direct"
+        RESULT_VARIABLE direct_rc OUTPUT_VARIABLE direct_out ERROR_VARIABLE direct_err)
+    file(REMOVE_RECURSE "${WORKDIR}/direct")
+    if(direct_rc EQUAL 0)
+        fail_test("${COMPILER} compiled bad.${EXT} without an error")
+    endif()
+    weft_compile(-- ${COMPILER} -fopenmp -c ../src/bad.${EXT})
+    expect_exit(${direct_rc})
+    if(NOT err STREQUAL direct_err)
+        fail_test("stderr differs from the compiler's own:\n${direct_err}")
+    endif()
+    expect_build_files()
+
+# A source that does not exist: the compiler reports it, unchanged.
+elseif(SCENARIO STREQUAL "missing_source")
+    file(MAKE_DIRECTORY "${WORKDIR}/direct")
+    execute_process(COMMAND ${COMPILER} -fopenmp -c ../src/no_such_file.${EXT}
+        WORKING_DIRECTORY "${WORKDIR}/direct"
+        RESULT_VARIABLE direct_rc OUTPUT_VARIABLE direct_out ERROR_VARIABLE direct_err)
+    file(REMOVE_RECURSE "${WORKDIR}/direct")
+    weft_compile(-- ${COMPILER} -fopenmp -c ../src/no_such_file.${EXT})
+    expect_exit(${direct_rc})
+    if(direct_rc EQUAL 0 OR NOT err STREQUAL direct_err)
+        fail_test("stderr differs from the compiler's own:\n${direct_err}")
+    endif()
+    expect_build_files()
+
+# --- OPARI2 rejects the source: its message, a line naming it, its status ------------
+elseif(SCENARIO STREQUAL "opari2_error")
+    weft_compile(-- ${COMPILER} -fopenmp -c ../src/opari_bad.c)
+    expect_exit(1)
+    expect_match(err "ERROR: could not determine end of OpenMP construct")
+    expect_match(err
+        "\nweft compile: opari2 failed on '\\.\\./src/opari_bad\\.c' \\(exit status 1\\)\n$")
+    expect_build_files()
+
+# --- two files: compiled separately (-c, -c, link), and in one command ---------------
+elseif(SCENARIO STREQUAL "separate")
+    compile_ok(-- ${COMPILER} -fopenmp -c ../src/main2.${EXT})
+    compile_ok(-- ${COMPILER} -fopenmp -c ../src/add.${EXT} -o add_obj.o)
+    expect_build_files(main2.o add_obj.o)
+    compile_ok(-- ${COMPILER} -fopenmp main2.o add_obj.o -o prog)
+    run_program(prog "sum=5")
+    expect_build_files(main2.o add_obj.o prog)
+
+elseif(SCENARIO STREQUAL "one_command")
+    compile_ok(-- ${COMPILER} -fopenmp ../src/main2.${EXT} ../src/add.${EXT} -o prog)
+    run_program(prog "sum=5")
+    expect_build_files(prog)
+
+elseif(SCENARIO STREQUAL "one_command_compile")
+    compile_ok(-- ${COMPILER} -fopenmp -c ../src/main2.${EXT} ../src/add.${EXT})
+    expect_build_files(main2.o add.o)
+    compile_ok(-- ${COMPILER} -fopenmp main2.o add.o -o prog)
+    run_program(prog "sum=5")
+
+# Two sources with the same name in one command must not overwrite each other.
+elseif(SCENARIO STREQUAL "same_basename")
+    compile_ok(-- ${COMPILER} -fopenmp ../src/same_main.c ../src/dir1/util.c ../src/dir2/util.c
+               -o prog)
+    run_program(prog "one+two=3")
+    expect_build_files(prog)
+
+# --- a quoted include next to the source, compiled from another directory -----------
+# decoy/ holds a header of the same name that fails to compile; it is on the -I
+# path, which the compiler searches only after the source's own directory.
+elseif(SCENARIO STREQUAL "include")
+    compile_ok(-- ${COMPILER} -fopenmp -I ../src/decoy -c ../src/include.${EXT})
+    expect_build_files(include.o)
+    compile_ok(-- ${COMPILER} -fopenmp include.o -o include)
+    run_program(include "${hello}")
+    compile_ok(-- ${COMPILER} -fopenmp -I../src/decoy ../src/include.${EXT} -o include2)
+    run_program(include2 "${hello}")
+    expect_build_files(include.o include include2)
+
+# --- make dependency files name the source, not the work directory -------------------
+elseif(SCENARIO STREQUAL "depfile")
+    compile_ok(-- ${COMPILER} -fopenmp -MD -MP -c ../src/include.${EXT})
+    compile_ok(-- ${COMPILER} -fopenmp -MMD -MF deps.d -MT custom -c ../src/hello.${EXT}
+               -o hello.o)
+    expect_build_files(include.o include.d hello.o deps.d)
+    file(READ "${BUILD}/include.d" deps)
+    file(READ "${BUILD}/deps.d" deps2)
+    foreach(check "deps;^include\\.o: \\.\\./src/include\\.${EXT} " "deps;\\.\\./src/greeting\\.h"
+                  "deps2;^custom: \\.\\./src/hello\\.${EXT}\n$")
+        list(GET check 0 var)
+        list(GET check 1 re)
+        if(NOT "${${var}}" MATCHES "${re}")
+            fail_test("the dependency file does not match '${re}':\n${${var}}")
+        endif()
+    endforeach()
+    if(deps MATCHES "weft-compile-|opari" OR deps2 MATCHES "weft-compile-|opari")
+        fail_test("a dependency file names the work directory:\n${deps}${deps2}")
+    endif()
+
+# --- untied tasks: made tied silently by default, kept with --keep-untied -------------
+elseif(SCENARIO STREQUAL "untied")
+    weft_compile(--keep -- ${COMPILER} -fopenmp -c ../src/task.c)
+    expect_exit(0)
+    expect_stderr_lines(1)
+    string(REGEX REPLACE "^weft compile: kept the work directory ([^\n]+)\n$" "\\1" kept "${err}")
+    file(READ "${kept}/s1/task.c" copy)
+    expect_no_match(copy "#pragma omp task [^\n]*untied")
+    file(REMOVE_RECURSE "${kept}")
+    weft_compile(--keep --keep-untied -- ${COMPILER} -fopenmp -c ../src/task.c)
+    expect_exit(0)
+    expect_stderr_lines(1)
+    string(REGEX REPLACE "^weft compile: kept the work directory ([^\n]+)\n$" "\\1" kept "${err}")
+    file(READ "${kept}/s1/task.c" copy)
+    expect_match(copy "#pragma omp task shared\\(x\\) untied")
+    file(REMOVE_RECURSE "${kept}")
+    expect_build_files(task.o)
+
+# --- --verbose prints every command ---------------------------------------------------
+elseif(SCENARIO STREQUAL "verbose")
+    weft_compile(-v -- ${COMPILER} -fopenmp ../src/hello.${EXT} -o hello)
+    expect_exit(0)
+    foreach(re "\nopari2 --omp-task-untied=no-warn --c \\.\\./src/hello\\.c [^\n]*/s1/hello\\.c\n"
+               "\n${COMPILER} -iquote \\.\\./src -fopenmp [^\n]* -c [^\n]*/s1/hello\\.c -o "
+               "\n[^\n]*nm -B [^\n]*/s1/hello\\.o \\| [^\n]*pomp2-parse-init-regions[^\n]* > "
+               "\n${COMPILER} -x c -c [^\n]*/pomp2_init_regions\\.c -o "
+               "\n${COMPILER} -fopenmp [^\n]*/s1/hello\\.o -o hello [^\n]*/pomp2_init_regions\\.o "
+               "-L[^\n]* -Wl,--push-state,--no-as-needed -lweft -Wl,--pop-state -Xlinker -rpath ")
+        expect_match(err "${re}")
+    endforeach()
+    run_program(hello "${hello}")
+
+# --- commands that run unchanged -------------------------------------------------------
+elseif(SCENARIO STREQUAL "passthrough")
+    weft_compile(-- ${COMPILER} --version)
+    expect_exit(0)
+    expect_match(out "[0-9]+\\.[0-9]+")
+    weft_compile(-- ${COMPILER} -fopenmp -E ../src/task.c)
+    expect_exit(0)
+    expect_match(out "#pragma omp task shared\\(x\\) untied")
+    expect_no_match(out "POMP2")
+    weft_compile(-- ${COMPILER} -fopenmp -x c -c ../src/task.c -o task.o)
+    expect_exit(0)
+    expect_stderr_lines(0)
+    expect_build_files(task.o)
+
+# --- errors of weft compile itself -----------------------------------------------------
+elseif(SCENARIO STREQUAL "usage")
+    weft_compile()
+    expect_exit(2)
+    expect_stderr_lines(1)
+    expect_match(err "^weft compile: no compiler given")
+    weft_compile(--)
+    expect_exit(2)
+    expect_stderr_lines(1)
+    weft_compile(--bogus -- ${COMPILER} -c x.c)
+    expect_exit(2)
+    expect_stderr_lines(1)
+    expect_match(err "^weft compile: unknown option '--bogus'")
+    weft_compile(--help)
+    expect_exit(0)
+    expect_match(out "^usage: weft compile \\[OPTIONS\\] -- COMPILER")
+    expect_stderr_lines(0)
+    set(last_command "weft --help")
+    execute_process(COMMAND "${WEFT}" --help RESULT_VARIABLE rc OUTPUT_VARIABLE out
+        ERROR_VARIABLE err)
+    expect_exit(0)
+    expect_match(out "\n  compile +wrap a compiler")
+    weft_compile(-- no-such-compiler-for-weft -fopenmp -c ../src/hello.c)
+    expect_exit(1)
+    expect_stderr_lines(1)
+    expect_match(err "^weft compile: cannot run 'no-such-compiler-for-weft': No such file")
+    expect_build_files()
+
+# opari2 or opari2-config not on PATH: one line naming the tool, exit 1.
+elseif(SCENARIO STREQUAL "missing_tools")
+    file(MAKE_DIRECTORY "${WORKDIR}/bin")
+    find_program(compiler_path ${COMPILER} REQUIRED)
+    find_program(opari2_config opari2-config REQUIRED)
+    set(saved_path "$ENV{PATH}")
+    set(ENV{PATH} "${WORKDIR}/bin")
+    weft_compile(-- ${compiler_path} -fopenmp -c ../src/hello.c)
+    expect_exit(1)
+    expect_stderr_lines(1)
+    expect_match(err
+        "^weft compile: cannot run 'opari2-config': No such file[^\n]*apt install opari2")
+    file(CREATE_LINK "${opari2_config}" "${WORKDIR}/bin/opari2-config" SYMBOLIC)
+    weft_compile(-- ${compiler_path} -fopenmp -c ../src/hello.c)
+    expect_exit(1)
+    expect_stderr_lines(1)
+    expect_match(err "^weft compile: cannot run 'opari2': No such file[^\n]*apt install opari2")
+    set(ENV{PATH} "${saved_path}")
+    expect_build_files()
+
+# --- OpenMP constructs (needs the POMP2 adapter in libweft) ----------------------------
+elseif(SCENARIO STREQUAL "openmp")
+    compile_ok(-- ${COMPILER} -fopenmp ../src/omp.${EXT} -o omp)
+    run_program(omp "threads=2 count=2")
+    expect_build_files(omp)
+    if(NOT EXISTS "${WORKDIR}/trace${run_count}/traces.otf2")
+        fail_test("the program wrote no trace in trace${run_count}/")
+    endif()
+    set(last_command "weft summary trace${run_count}")
+    execute_process(COMMAND "${WEFT}" summary "${WORKDIR}/trace${run_count}"
+        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    expect_exit(0)
+    expect_match(out "!\\$omp parallel @omp\\.${EXT}:")
+    expect_match(out "!\\$omp critical @omp\\.${EXT}:")
+
+else()
+    message(FATAL_ERROR "unknown scenario '${SCENARIO}'")
+endif()
+
+expect_clean()

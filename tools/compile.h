@@ -1,0 +1,62 @@
+/* The steps of `weft compile` and the state they share: the options, the
+ * plan made from the compiler command line, the work directory, and the
+ * objects made so far. compile.c drives the steps; compile_source.c
+ * instruments and compiles one source; compile_link.c builds the POMP2
+ * region-initialisation unit and links. Private to tools/. */
+#ifndef WEFT_TOOLS_COMPILE_H
+#define WEFT_TOOLS_COMPILE_H
+
+#include <stdbool.h>
+
+#include "compile_args.h"
+#include "compile_argv.h"
+#include "compile_exec.h"
+
+typedef struct weft_compile_ctx {
+    const weft_compile_plan *plan;
+    bool verbose;                    /* --verbose: print each command on stderr */
+    bool keep_untied;                /* --keep-untied: opari2 --omp-task-untied=keep */
+    char *work_dir;                  /* owned; created by compile.c, no trailing slash */
+    unsigned next_dir;               /* the work_dir/sN subdirectories made so far */
+    weft_compile_argv opari2_cflags; /* opari2-config --cflags, read once */
+    bool have_cflags;
+    char **objects; /* plan->argc entries: the object made from argv[i], owned */
+} weft_compile_ctx;
+
+/* Each step returns the exit status `weft compile` should end with: 0 when
+ * the step succeeded; the child's own status when a compiler or tool failed
+ * (its messages already on stderr); 1 for weft compile's own errors, already
+ * reported as one line. */
+
+/* Runs opari2 on the source plan->argv[INDEX] into a copy in a new
+ * subdirectory of the work directory and compiles the copy: into the object
+ * the compiler would have made (-c/-S), or into the work directory when the
+ * command links. Stores the object's path in ctx->objects[INDEX]. */
+int weft__compile_source(weft_compile_ctx *ctx, int index);
+
+/* Links: the command line with each instrumented source replaced by its
+ * object, plus the region-initialisation unit made from `nm` over every
+ * object and library of the link, plus libweft. */
+int weft__compile_link(weft_compile_ctx *ctx);
+
+/* Runs ARGV (printing it first under --verbose) with standard input and
+ * output as given (-1: weft's own) and turns how it ended into an exit status:
+ * 0, the child's status, 128+N for a child killed by signal N (reported), or
+ * 1 when it could not be started (reported, naming argv[0] and adding HINT
+ * when HINT is not NULL). */
+int weft__compile_run_step(const weft_compile_ctx *ctx, char *const *argv, int stdin_fd,
+                           int stdout_fd, const char *hint);
+
+/* Reports how a child that did not succeed ended, as above, and returns the
+ * exit status. For exit.code the child spoke for itself: nothing is printed. */
+int weft__compile_exit_status(const char *program, weft_compile_exit exit, const char *hint);
+
+/* Reports that the argument vector could not be built (out of memory);
+ * returns 1. */
+int weft__compile_no_memory(void);
+
+/* What to say when OPARI2's programs cannot be started. */
+#define WEFT_COMPILE_OPARI2_HINT                                                                   \
+    "install OPARI2 (Debian: apt install opari2) or put its bin directory on PATH"
+
+#endif /* WEFT_TOOLS_COMPILE_H */

@@ -1,0 +1,387 @@
+/* The link step of `weft compile`. OPARI2 gives every instrumented file a
+ * function POMP2_Init_reg_<id>_<n>; the POMP2 library calls them through
+ * POMP2_Init_regions(), which a generated C file defines. As OPARI2's own
+ * Makefile example does, that file is made by `opari2-config --nm` (nm -B)
+ * over every object and library of the link, piped into the awk script
+ * `opari2-config --region-initialization` prints; here both run as argument
+ * vectors, never through a shell. The unit is compiled with the user's
+ * compiler (as C, with -x c, which g++, clang++ and gfortran accept too) and
+ * linked together with libweft. */
+#include "compile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef WEFT_BUILD_LIBDIR
+#error "WEFT_BUILD_LIBDIR (the build tree's directory of libweft.so) must be defined by the build"
+#endif
+#ifndef WEFT_INSTALL_LIBDIR_FROM_BINDIR
+#error "WEFT_INSTALL_LIBDIR_FROM_BINDIR (e.g. ../lib) must be defined by the build"
+#endif
+
+static bool is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* malloc'ed "A/B". */
+static char *join(const char *a, const char *b)
+{
+    char *out = malloc(strlen(a) + strlen(b) + 2);
+    if (out)
+        sprintf(out, "%s/%s", a, b);
+    return out;
+}
+
+/* True when PATH is an ELF file or an ar archive: what nm can read. A linker
+ * script called libc.so, or a file that does not exist, is left to the
+ * linker. */
+static bool nm_can_read(const char *path)
+{
+    unsigned char magic[8] = {0};
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t got = read(fd, magic, sizeof(magic));
+    close(fd);
+    if (got >= 4 && memcmp(magic, "\177ELF", 4) == 0)
+        return true;
+    return got == 8 && memcmp(magic, "!<arch>\n", 8) == 0;
+}
+
+/* Where libweft.so is: next to an installed weft (bin/../lib, or the
+ * configured libdir relative to the bindir), else the build tree this weft
+ * was built in. Returns a malloc'ed directory, or NULL (reported). */
+static char *find_libdir(void)
+{
+    char exe[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    const char *candidates[3] = {NULL, NULL, WEFT_BUILD_LIBDIR};
+    char *owned[2] = {NULL, NULL};
+    if (len > 0) {
+        exe[len] = '\0';
+        char *slash = strrchr(exe, '/');
+        if (slash)
+            *slash = '\0';
+        owned[0] = join(exe, WEFT_INSTALL_LIBDIR_FROM_BINDIR);
+        owned[1] = join(exe, "../lib");
+        candidates[0] = owned[0];
+        candidates[1] = owned[1];
+    }
+    char *found = NULL;
+    for (size_t i = 0; i < 3 && !found; i++) {
+        if (!candidates[i])
+            continue;
+        char *lib = join(candidates[i], "libweft.so");
+        if (lib && is_file(lib))
+            found = strdup(candidates[i]);
+        free(lib);
+    }
+    if (!found)
+        fprintf(stderr,
+                "weft compile: cannot find libweft.so in %s, %s or %s; reinstall weft or "
+                "rebuild it\n",
+                candidates[0] ? candidates[0] : "(the weft executable's ../lib)",
+                candidates[1] ? candidates[1] : "(its ../lib)", WEFT_BUILD_LIBDIR);
+    free(owned[0]);
+    free(owned[1]);
+    return found;
+}
+
+/* Adds the library -lNAME (or -l:FILE) resolves to in the -L directories of
+ * the command line, when it is one nm can read. The system directories are
+ * not searched: libraries there are not instrumented. */
+static void add_library(const weft_compile_plan *plan, const char *name, weft_compile_argv *files)
+{
+    for (int i = 1; i < plan->argc; i++) {
+        const char *dir = NULL;
+        if (plan->roles[i] != WEFT_COMPILE_ARG_LINK_FLAG)
+            continue;
+        if (strcmp(plan->argv[i], "-L") == 0 && i + 1 < plan->argc)
+            dir = plan->argv[++i];
+        else if (strncmp(plan->argv[i], "-L", 2) == 0)
+            dir = plan->argv[i] + 2;
+        if (!dir)
+            continue;
+        /* As the linker does: the first directory holding a match wins, a
+         * shared library before a static one. */
+        const char *forms[2][2] = {{"lib", ".so"}, {"lib", ".a"}};
+        size_t form_count = name[0] == ':' ? 1 : 2;
+        for (size_t f = 0; f < form_count; f++) {
+            char *file = malloc(strlen(dir) + strlen(name) + 8);
+            if (!file) {
+                files->failed = true;
+                return;
+            }
+            if (name[0] == ':')
+                sprintf(file, "%s/%s", dir, name + 1);
+            else
+                sprintf(file, "%s/%s%s%s", dir, forms[f][0], name, forms[f][1]);
+            bool exists = is_file(file);
+            if (exists && nm_can_read(file))
+                weft__compile_argv_push(files, file);
+            free(file);
+            if (exists)
+                return;
+        }
+    }
+}
+
+/* Every object and library of the link that nm can read, in command-line
+ * order: objects made from sources, objects and libraries named by path,
+ * and -l libraries found in the -L directories. */
+static void nm_inputs(const weft_compile_ctx *ctx, weft_compile_argv *files)
+{
+    const weft_compile_plan *plan = ctx->plan;
+    for (int i = 1; i < plan->argc; i++) {
+        const char *arg = plan->argv[i];
+        if (ctx->objects[i])
+            weft__compile_argv_push(files, ctx->objects[i]);
+        else if (plan->roles[i] == WEFT_COMPILE_ARG_INPUT && weft__compile_is_object(arg) &&
+                 nm_can_read(arg))
+            weft__compile_argv_push(files, arg);
+        else if (plan->roles[i] == WEFT_COMPILE_ARG_LINK_FLAG && strcmp(arg, "-l") == 0 &&
+                 i + 1 < plan->argc)
+            add_library(plan, plan->argv[++i], files);
+        else if (plan->roles[i] == WEFT_COMPILE_ARG_LINK_FLAG && strncmp(arg, "-l", 2) == 0)
+            add_library(plan, arg + 2, files);
+    }
+}
+
+/* Asks opari2-config for one value (--nm, --region-initialization) and adds
+ * its blank-separated words to ARGV. */
+static int opari2_config(const weft_compile_ctx *ctx, const char *query, weft_compile_argv *argv)
+{
+    char *query_argv[] = {"opari2-config", (char *)query, NULL};
+    if (ctx->verbose)
+        weft__compile_print_command(stderr, query_argv, NULL);
+    char *text = NULL;
+    weft_compile_exit exit = weft__compile_capture(query_argv, &text);
+    if (!weft__compile_exit_ok(exit)) {
+        free(text);
+        return weft__compile_exit_status("opari2-config", exit, WEFT_COMPILE_OPARI2_HINT);
+    }
+    size_t before = argv->count;
+    weft__compile_argv_split(argv, text);
+    free(text);
+    if (!weft__compile_argv_ok(argv))
+        return weft__compile_no_memory();
+    if (argv->count == before) {
+        fprintf(stderr, "weft compile: 'opari2-config %s' printed nothing; reinstall OPARI2\n",
+                query);
+        return 1;
+    }
+    return 0;
+}
+
+/* Reports how the nm | awk pipeline ended; returns the exit status. */
+static int pipeline_status(char **nm, char **awk, const weft_compile_exit results[2])
+{
+    char *const *argvs[2] = {nm, awk};
+    /* A script that could not start leaves nm writing into a closed pipe:
+     * report the script, not nm's SIGPIPE. */
+    if (results[1].start_errno)
+        return weft__compile_exit_status(awk[0], results[1], WEFT_COMPILE_OPARI2_HINT);
+    for (size_t i = 0; i < 2; i++) {
+        if (weft__compile_exit_ok(results[i]))
+            continue;
+        int status = weft__compile_exit_status(argvs[i][0], results[i],
+                                               i == 0 ? NULL : WEFT_COMPILE_OPARI2_HINT);
+        if (results[i].code)
+            fprintf(stderr,
+                    "weft compile: '%s' failed (exit status %d) while listing the OpenMP "
+                    "regions of the link\n",
+                    argvs[i][0], results[i].code);
+        return status;
+    }
+    return 0;
+}
+
+/* Writes work_dir/pomp2_init_regions.c: nm over FILES, piped into the
+ * region-initialisation script (or the script alone on an empty input). */
+static int write_init_source(const weft_compile_ctx *ctx, const weft_compile_argv *files,
+                             const char *path)
+{
+    weft_compile_argv nm = {0}, awk = {0};
+    int fd = -1;
+    int status = opari2_config(ctx, "--nm", &nm);
+    if (!status)
+        status = opari2_config(ctx, "--region-initialization", &awk);
+    if (status)
+        goto fail;
+    for (size_t i = 0; i < files->count; i++)
+        weft__compile_argv_push(&nm, files->items[i]);
+    if (!weft__compile_argv_ok(&nm)) {
+        status = weft__compile_no_memory();
+        goto fail;
+    }
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        fprintf(stderr, "weft compile: cannot create '%s': %s\n", path, strerror(errno));
+        status = 1;
+        goto fail;
+    }
+    char tail[PATH_MAX + 8];
+    snprintf(tail, sizeof(tail), " > %s", path);
+    if (files->count == 0) {
+        /* nm without a file would read a.out; the script alone still writes
+         * a unit with no regions. */
+        int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (ctx->verbose)
+            weft__compile_print_command(stderr, weft__compile_argv_items(&awk), tail);
+        weft_compile_exit exit = weft__compile_run(weft__compile_argv_items(&awk), null_fd, fd);
+        if (null_fd >= 0)
+            close(null_fd);
+        status = weft__compile_exit_ok(exit)
+                     ? 0
+                     : weft__compile_exit_status(awk.items[0], exit, WEFT_COMPILE_OPARI2_HINT);
+        goto fail;
+    }
+    if (ctx->verbose) {
+        char *const *awk_items = weft__compile_argv_items(&awk);
+        char pipe_tail[PATH_MAX * 2 + 16];
+        snprintf(pipe_tail, sizeof(pipe_tail), " | %s%s", awk_items[0], tail);
+        weft__compile_print_command(stderr, weft__compile_argv_items(&nm), pipe_tail);
+    }
+    weft_compile_exit results[2];
+    weft__compile_run_pipe(weft__compile_argv_items(&nm), weft__compile_argv_items(&awk), fd,
+                           results);
+    status = pipeline_status(nm.items, awk.items, results);
+fail:
+    if (fd >= 0)
+        close(fd);
+    weft__compile_argv_free(&nm);
+    weft__compile_argv_free(&awk);
+    return status;
+}
+
+/* True for the link options the region-initialisation unit must be compiled
+ * with too: the target machine and ABI (-m32, -march=..., --target=...,
+ * --sysroot=...) and position independence. */
+static bool is_machine_flag(const char *arg)
+{
+    static const char *const prefixes[] = {"-m",    "--target=", "--sysroot=", "-fPIC",   "-fpic",
+                                           "-fPIE", "-fpie",     "-fno-pic",   "-fno-PIC"};
+    if (strcmp(arg, "-mllvm") == 0) /* an LLVM option, with its argument next */
+        return false;
+    for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+        if (strncmp(arg, prefixes[i], strlen(prefixes[i])) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The same, for options whose argument is the next word. */
+static bool is_separate_machine_flag(const char *arg)
+{
+    return strcmp(arg, "-target") == 0 || strcmp(arg, "--sysroot") == 0;
+}
+
+static int compile_init_unit(const weft_compile_ctx *ctx, const char *source, const char *object)
+{
+    const weft_compile_plan *plan = ctx->plan;
+    weft_compile_argv argv = {0};
+    weft__compile_argv_push(&argv, plan->argv[0]);
+    for (int i = 1; i < plan->argc; i++) {
+        if (plan->roles[i] != WEFT_COMPILE_ARG_FLAG)
+            continue;
+        if (is_separate_machine_flag(plan->argv[i]) && i + 1 < plan->argc) {
+            weft__compile_argv_push(&argv, plan->argv[i]);
+            weft__compile_argv_push(&argv, plan->argv[++i]);
+        } else if (is_machine_flag(plan->argv[i])) {
+            weft__compile_argv_push(&argv, plan->argv[i]);
+        } else if (strcmp(plan->argv[i], "-mllvm") == 0) {
+            i++; /* its argument is not a machine flag either */
+        }
+    }
+    if (plan->shared)
+        weft__compile_argv_push(&argv, "-fPIC");
+    weft__compile_argv_push(&argv, "-x");
+    weft__compile_argv_push(&argv, "c");
+    weft__compile_argv_push(&argv, "-c");
+    weft__compile_argv_push(&argv, source);
+    weft__compile_argv_push(&argv, "-o");
+    weft__compile_argv_push(&argv, object);
+    int status = weft__compile_argv_ok(&argv)
+                     ? weft__compile_run_step(ctx, weft__compile_argv_items(&argv), -1, -1, NULL)
+                     : weft__compile_no_memory();
+    weft__compile_argv_free(&argv);
+    return status;
+}
+
+/* The link command: the user's, each instrumented source replaced by its
+ * object, then the region-initialisation object and libweft. */
+static void link_command(const weft_compile_ctx *ctx, const char *init_object, const char *libdir,
+                         weft_compile_argv *argv)
+{
+    const weft_compile_plan *plan = ctx->plan;
+    weft__compile_argv_push(argv, plan->argv[0]);
+    for (int i = 1; i < plan->argc; i++)
+        weft__compile_argv_push(argv, ctx->objects[i] ? ctx->objects[i] : plan->argv[i]);
+    weft__compile_argv_push(argv, init_object);
+    weft__compile_argv_push2(argv, "-L", libdir);
+    /* Loaded even when the program calls nothing in it directly (a linker
+     * that defaults to --as-needed would drop it), without changing the
+     * --as-needed state for the libraries the driver adds after us. */
+    weft__compile_argv_push(argv, "-Wl,--push-state,--no-as-needed");
+    /* libweft-mpi (the PMPI wrappers) joins MPI links once it is built; until
+     * then it is not in LIBDIR and this adds nothing. */
+    if (weft__compile_is_mpi_wrapper(plan->argv[0])) {
+        char *mpi_lib = join(libdir, "libweft-mpi.so");
+        if (!mpi_lib)
+            argv->failed = true;
+        else if (is_file(mpi_lib))
+            weft__compile_argv_push(argv, "-lweft-mpi");
+        free(mpi_lib);
+    }
+    weft__compile_argv_push(argv, "-lweft");
+    weft__compile_argv_push(argv, "-Wl,--pop-state");
+    /* -Xlinker, not -Wl,: a comma in the directory must not split it. */
+    weft__compile_argv_push(argv, "-Xlinker");
+    weft__compile_argv_push(argv, "-rpath");
+    weft__compile_argv_push(argv, "-Xlinker");
+    weft__compile_argv_push(argv, libdir);
+}
+
+int weft__compile_link(weft_compile_ctx *ctx)
+{
+    weft_compile_argv files = {0}, argv = {0};
+    char *init_source = join(ctx->work_dir, "pomp2_init_regions.c");
+    char *init_object = join(ctx->work_dir, "pomp2_init_regions.o");
+    char *libdir = find_libdir();
+    int status = 1;
+    if (!libdir)
+        goto fail;
+    if (!init_source || !init_object) {
+        status = weft__compile_no_memory();
+        goto fail;
+    }
+    nm_inputs(ctx, &files);
+    if (!weft__compile_argv_ok(&files)) {
+        status = weft__compile_no_memory();
+        goto fail;
+    }
+    status = write_init_source(ctx, &files, init_source);
+    if (!status)
+        status = compile_init_unit(ctx, init_source, init_object);
+    if (status)
+        goto fail;
+    link_command(ctx, init_object, libdir, &argv);
+    status = weft__compile_argv_ok(&argv)
+                 ? weft__compile_run_step(ctx, weft__compile_argv_items(&argv), -1, -1, NULL)
+                 : weft__compile_no_memory();
+fail:
+    weft__compile_argv_free(&argv);
+    weft__compile_argv_free(&files);
+    free(libdir);
+    free(init_object);
+    free(init_source);
+    return status;
+}

@@ -1,0 +1,279 @@
+/* One source through `weft compile`: opari2 writes an instrumented copy (and
+ * its .opari.inc) into a subdirectory of the work directory of its own, so
+ * two sources with the same name never collide, and the compiler compiles the
+ * copy with the user's flags. The copy keeps the source's name, except that a
+ * Fortran suffix is upper-cased (.f90 -> .F90) so the compiler preprocesses
+ * the #line directives opari2 writes. `-iquote DIR` (and for Fortran `-I
+ * DIR`), DIR being the source's directory, comes before the user's flags:
+ * includes next to the original resolve as they did before. The #line
+ * directives of the copy and the make dependency file of the compile are
+ * rewritten to name the source as the user wrote it. */
+#include "compile.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "compile_copy.h"
+#include "compile_depfile.h"
+
+static bool is_fortran(weft_compile_lang lang)
+{
+    return lang == WEFT_COMPILE_LANG_FORTRAN_FIXED || lang == WEFT_COMPILE_LANG_FORTRAN_FREE;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* PATH with its last suffix (if any) replaced by SUFFIX; malloc'ed. */
+static char *with_suffix(const char *path, const char *suffix)
+{
+    const char *name = base_name(path);
+    const char *dot = strrchr(name, '.');
+    size_t stem = dot && dot != name ? (size_t)(dot - path) : strlen(path);
+    char *out = malloc(stem + strlen(suffix) + 1);
+    if (out) {
+        memcpy(out, path, stem);
+        strcpy(out + stem, suffix);
+    }
+    return out;
+}
+
+/* The directory part of PATH ("." for a bare name, "/" for "/x"); malloc'ed. */
+static char *dir_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return strdup(".");
+    size_t len = slash == path ? 1 : (size_t)(slash - path);
+    char *out = malloc(len + 1);
+    if (out) {
+        memcpy(out, path, len);
+        out[len] = '\0';
+    }
+    return out;
+}
+
+/* Makes work_dir/sN for the next source; malloc'ed path, NULL on failure
+ * (reported). */
+static char *make_source_dir(weft_compile_ctx *ctx)
+{
+    char *dir = malloc(strlen(ctx->work_dir) + 16);
+    if (!dir) {
+        weft__compile_no_memory();
+        return NULL;
+    }
+    sprintf(dir, "%s/s%u", ctx->work_dir, ++ctx->next_dir);
+    if (mkdir(dir, 0700) != 0) {
+        fprintf(stderr, "weft compile: cannot create the directory '%s': %s\n", dir,
+                strerror(errno));
+        free(dir);
+        return NULL;
+    }
+    return dir;
+}
+
+/* DIR/NAME of the source SOURCE, a Fortran suffix upper-cased; malloc'ed. */
+static char *copy_path(const char *dir, const char *source, weft_compile_lang lang)
+{
+    const char *name = base_name(source);
+    char *copy = malloc(strlen(dir) + strlen(name) + 2);
+    if (!copy)
+        return NULL;
+    sprintf(copy, "%s/%s", dir, name);
+    char *dot = strrchr(copy + strlen(dir) + 1, '.');
+    if (is_fortran(lang) && dot) {
+        for (char *p = dot + 1; *p; p++)
+            *p = (char)toupper((unsigned char)*p);
+    }
+    return copy;
+}
+
+static int run_opari2(weft_compile_ctx *ctx, const char *source, weft_compile_lang lang,
+                      const char *copy)
+{
+    weft_compile_argv argv = {0};
+    weft__compile_argv_push(&argv, "opari2");
+    /* OPARI2 makes untied tasks tied and warns; --keep-untied keeps them. */
+    weft__compile_argv_push(&argv, ctx->keep_untied ? "--omp-task-untied=keep"
+                                                    : "--omp-task-untied=no-warn");
+    /* The language is given, not guessed: opari2 refuses suffixes it does
+     * not know (.F08, .FTN, ...) with a puzzling "Directive token mismatch". */
+    if (lang == WEFT_COMPILE_LANG_C)
+        weft__compile_argv_push(&argv, "--c");
+    else if (lang == WEFT_COMPILE_LANG_CXX)
+        weft__compile_argv_push(&argv, "--c++");
+    else {
+        weft__compile_argv_push(&argv, "--f90");
+        weft__compile_argv_push(&argv, lang == WEFT_COMPILE_LANG_FORTRAN_FREE ? "--free-form"
+                                                                              : "--fix-form");
+    }
+    weft__compile_argv_push(&argv, source);
+    weft__compile_argv_push(&argv, copy);
+    if (!weft__compile_argv_ok(&argv)) {
+        weft__compile_argv_free(&argv);
+        return weft__compile_no_memory();
+    }
+    char **items = weft__compile_argv_items(&argv);
+    if (ctx->verbose)
+        weft__compile_print_command(stderr, items, NULL);
+    weft_compile_exit exit = weft__compile_run(items, -1, -1);
+    weft__compile_argv_free(&argv);
+    /* opari2's own messages do not always name the file. */
+    if (exit.code)
+        fprintf(stderr, "weft compile: opari2 failed on '%s' (exit status %d)\n", source,
+                exit.code);
+    return weft__compile_exit_status("opari2", exit, WEFT_COMPILE_OPARI2_HINT);
+}
+
+/* The words of `opari2-config --cflags` (the POMP2 header's directory), read
+ * on first use. */
+static int load_cflags(weft_compile_ctx *ctx)
+{
+    if (ctx->have_cflags)
+        return 0;
+    char *argv[] = {"opari2-config", "--cflags", NULL};
+    if (ctx->verbose)
+        weft__compile_print_command(stderr, argv, NULL);
+    char *text = NULL;
+    weft_compile_exit exit = weft__compile_capture(argv, &text);
+    if (!weft__compile_exit_ok(exit)) {
+        free(text);
+        return weft__compile_exit_status(argv[0], exit, WEFT_COMPILE_OPARI2_HINT);
+    }
+    weft__compile_argv_split(&ctx->opari2_cflags, text);
+    free(text);
+    if (!weft__compile_argv_ok(&ctx->opari2_cflags))
+        return weft__compile_no_memory();
+    ctx->have_cflags = true;
+    return 0;
+}
+
+/* The compile command of the copy COPY into OBJECT. */
+static void compile_command(const weft_compile_ctx *ctx, int index, const char *copy,
+                            const char *object, weft_compile_argv *argv)
+{
+    const weft_compile_plan *plan = ctx->plan;
+    char *dir = dir_name(plan->argv[index]);
+    if (!dir) {
+        argv->failed = true;
+        return;
+    }
+    weft__compile_argv_push(argv, plan->argv[0]);
+    weft__compile_argv_push(argv, "-iquote");
+    weft__compile_argv_push(argv, dir);
+    if (is_fortran(plan->langs[index])) {
+        /* Fortran INCLUDE lines search the including file's directory, then -I. */
+        weft__compile_argv_push(argv, "-I");
+        weft__compile_argv_push(argv, dir);
+    }
+    free(dir);
+    for (int i = 1; i < plan->argc; i++) {
+        if (plan->roles[i] == WEFT_COMPILE_ARG_FLAG)
+            weft__compile_argv_push(argv, plan->argv[i]);
+    }
+    for (size_t i = 0; i < ctx->opari2_cflags.count; i++)
+        weft__compile_argv_push(argv, ctx->opari2_cflags.items[i]);
+    weft__compile_argv_push(argv, plan->stop_flag ? plan->stop_flag : "-c");
+    weft__compile_argv_push(argv, copy);
+    weft__compile_argv_push(argv, "-o");
+    weft__compile_argv_push(argv, object);
+}
+
+/* Where the object of source INDEX goes: the -o file, or the source's name
+ * with the object suffix in the current directory, as the compiler would
+ * name it; in the work directory DIR when the command links. */
+static char *object_path(const weft_compile_ctx *ctx, int index, const char *dir)
+{
+    const weft_compile_plan *plan = ctx->plan;
+    if (plan->mode == WEFT_COMPILE_MODE_COMPILE && plan->output)
+        return strdup(plan->output);
+    if (plan->mode == WEFT_COMPILE_MODE_COMPILE)
+        return with_suffix(base_name(plan->argv[index]), plan->object_suffix);
+    char *in_dir = malloc(strlen(dir) + strlen(base_name(plan->argv[index])) + 2);
+    if (!in_dir)
+        return NULL;
+    sprintf(in_dir, "%s/%s", dir, base_name(plan->argv[index]));
+    char *object = with_suffix(in_dir, ".o");
+    free(in_dir);
+    return object;
+}
+
+/* Names the source in COPY's #line directives as the user wrote it. */
+static int fix_lines(const char *copy, const char *source)
+{
+    weft_status status = weft__compile_copy_fix_lines(copy, source);
+    if (status == WEFT_OK)
+        return 0;
+    fprintf(stderr, "weft compile: cannot rewrite the instrumented copy '%s': %s\n", copy,
+            status == WEFT_ERR_NO_MEMORY ? "out of memory" : strerror(errno));
+    return 1;
+}
+
+/* Points the dependency file of the compile (if any) at the original source. */
+static int fix_depfile(const weft_compile_ctx *ctx, int index, const char *copy, const char *object)
+{
+    const weft_compile_plan *plan = ctx->plan;
+    if (!plan->depfile || (plan->mode == WEFT_COMPILE_MODE_LINK && !plan->depfile_path))
+        return 0;
+    char *derived = plan->depfile_path ? NULL : with_suffix(object, ".d");
+    const char *path = plan->depfile_path ? plan->depfile_path : derived;
+    if (!path)
+        return weft__compile_no_memory();
+    weft_status status = weft__compile_depfile_fix(path, ctx->work_dir, copy, plan->argv[index]);
+    if (status != WEFT_OK)
+        fprintf(stderr, "weft compile: cannot rewrite the dependency file '%s': %s\n", path,
+                status == WEFT_ERR_IO ? strerror(errno) : "out of memory");
+    free(derived);
+    return status == WEFT_OK ? 0 : 1;
+}
+
+int weft__compile_source(weft_compile_ctx *ctx, int index)
+{
+    const char *source = ctx->plan->argv[index];
+    weft_compile_lang lang = ctx->plan->langs[index];
+    int status = load_cflags(ctx);
+    if (status)
+        return status;
+    char *dir = make_source_dir(ctx);
+    if (!dir)
+        return 1;
+    char *copy = copy_path(dir, source, lang);
+    char *object = object_path(ctx, index, dir);
+    weft_compile_argv argv = {0};
+    if (!copy || !object) {
+        status = weft__compile_no_memory();
+        goto fail;
+    }
+    status = run_opari2(ctx, source, lang, copy);
+    if (status)
+        goto fail;
+    status = fix_lines(copy, source);
+    if (status)
+        goto fail;
+    compile_command(ctx, index, copy, object, &argv);
+    if (!weft__compile_argv_ok(&argv)) {
+        status = weft__compile_no_memory();
+        goto fail;
+    }
+    status = weft__compile_run_step(ctx, weft__compile_argv_items(&argv), -1, -1, NULL);
+    if (status)
+        goto fail;
+    status = fix_depfile(ctx, index, copy, object);
+    if (status)
+        goto fail;
+    ctx->objects[index] = object;
+    object = NULL;
+fail:
+    weft__compile_argv_free(&argv);
+    free(object);
+    free(copy);
+    free(dir);
+    return status;
+}
