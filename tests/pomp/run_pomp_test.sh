@@ -39,7 +39,9 @@ build "$work/traced" "$weft" compile -- "$compiler"
 
 export OMP_NUM_THREADS=$threads
 "$work/plain/program" >"$work/plain/out"
-WEFT_EXPERIMENT_DIRECTORY="$work/trace" "$work/traced/program" >"$work/traced/out"
+# WEFT_TEST_PRELOAD: a sanitizer build's runtime, which libweft needs first.
+WEFT_EXPERIMENT_DIRECTORY="$work/trace" LD_PRELOAD="${WEFT_TEST_PRELOAD:-}" \
+    "$work/traced/program" >"$work/traced/out"
 if ! cmp -s "$work/plain/out" "$work/traced/out"; then
     echo "the traced program printed something else:"
     diff "$work/plain/out" "$work/traced/out" || true
