@@ -102,8 +102,14 @@ static atomic_uint *counter_of(uint32_t lock_id)
 uint32_t weft_lock_next_order(uint32_t lock_id)
 {
     atomic_uint *counter = counter_of(lock_id);
-    /* Relaxed: the caller holds the lock, which orders acquisitions. */
-    return counter ? atomic_fetch_add_explicit(counter, 1, memory_order_relaxed) + 1 : 0;
+    if (!counter)
+        return 0;
+    /* Only the holder of the lock bumps its counter, and taking the lock
+     * orders the holders: a relaxed load and store suffice (no locked
+     * read-modify-write on this path). */
+    unsigned order = atomic_load_explicit(counter, memory_order_relaxed) + 1;
+    atomic_store_explicit(counter, order, memory_order_relaxed);
+    return order;
 }
 
 uint32_t weft_lock_current_order(uint32_t lock_id)

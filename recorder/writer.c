@@ -2,6 +2,8 @@
 #include "writer.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
 #include <signal.h>
 
 #include "weft/log.h"
@@ -12,8 +14,8 @@
 static pthread_mutex_t queue_mutex = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t work = PTHREAD_COND_INITIALIZER;
 static weft_chunk *queue_head, *queue_tail;
-static bool running;   /* the thread exists and accepts chunks */
-static bool stopping;  /* the thread should exit once the queue is empty */
+static bool running;  /* the thread exists and accepts chunks */
+static bool stopping; /* the thread should exit once the queue is empty */
 static pthread_t thread;
 
 static weft_chunk *pop_or_wait(void)
@@ -32,9 +34,32 @@ static weft_chunk *pop_or_wait(void)
     return chunk;
 }
 
+/* The writer must not inherit the starting thread's CPU binding: an OpenMP
+ * runtime with OMP_PROC_BIND set has usually pinned that thread to one core
+ * by now, and a writer sharing it halves the program's speed while other
+ * cores idle. It may run on every online CPU; the kernel still keeps it
+ * inside the process's cpuset. */
+static void unbind_self(void)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus <= 0)
+        return;
+    cpu_set_t *set = CPU_ALLOC((size_t)cpus);
+    if (!set)
+        return;
+    size_t size = CPU_ALLOC_SIZE((size_t)cpus);
+    CPU_ZERO_S(size, set);
+    for (long cpu = 0; cpu < cpus; cpu++)
+        CPU_SET_S((size_t)cpu, size, set);
+    if (pthread_setaffinity_np(pthread_self(), size, set) != 0)
+        weft_log_verbose("the writer thread keeps the CPU binding of the thread that started it");
+    CPU_FREE(set);
+}
+
 static void *writer_main(void *arg)
 {
     (void)arg;
+    unbind_self();
     weft_chunk *chunk;
     while ((chunk = pop_or_wait()) != NULL) {
         weft__sink_write(chunk->owner, chunk->slots, chunk->used);

@@ -3,7 +3,6 @@
  * hands over at once to the adapter's weft__pomp_* functions; the Fortran
  * bindings in pomp2_fortran.c call the same ones. The signatures are written
  * out here rather than taken from OPARI2's header, which needs omp.h. */
-#include <string.h>
 
 #include "pomp_events.h"
 #include "weft/recorder.h"
@@ -12,7 +11,9 @@ typedef void *POMP2_Region_handle;
 typedef int64_t POMP2_Task_handle;
 
 #define H(handle) ((void **)(handle))
-#define CTC(ctc) (ctc), ((ctc) ? strlen(ctc) : 0)
+/* A C CTC string ends at its NUL: the parser stops there, so no strlen on
+ * the event path (the string is only read when a handle is unset). */
+#define CTC(ctc) (ctc), ((ctc) ? SIZE_MAX : 0)
 
 /* Declarations: external names, exported from libweft. */
 #define POMP2_API __attribute__((visibility("default")))
