@@ -139,27 +139,6 @@ static OTF2_EvtWriter *evt_writer_of(weft_loc *loc)
     return loc->evt_writer;
 }
 
-/* Writes one event starting at slots[0] of `available`; returns the slots
- * it took (0: not a valid event) and stores OTF2's verdict in *code.
- * Enter and leave, nearly all events, skip the general decoder. */
-static size_t write_one(OTF2_EvtWriter *w, const weft_slot *slots, size_t available,
-                        OTF2_ErrorCode *code)
-{
-    const weft_slot *s = slots;
-    if (s->head.kind == WEFT_EVENT_ENTER) {
-        *code = OTF2_EvtWriter_Enter(w, NULL, s->head.time, s->head.ref);
-        return 1;
-    }
-    if (s->head.kind == WEFT_EVENT_LEAVE) {
-        *code = OTF2_EvtWriter_Leave(w, NULL, s->head.time, s->head.ref);
-        return 1;
-    }
-    weft_event e;
-    size_t used = weft__event_decode(slots, available, &e);
-    *code = used ? write_event(w, &e) : OTF2_SUCCESS;
-    return used;
-}
-
 /* A thread team's members are the locations that began it: the sink sees
  * every ThreadTeamBegin, off the hot path, and records the membership for the
  * team's group definition. */
@@ -172,6 +151,29 @@ static void note_team_member(weft_loc *loc, uint32_t team, uint16_t thread_in_te
         loc->last_team = team;
 }
 
+/* Writes one event starting at slots[0] of `available`; returns the slots
+ * it took (0: not a valid event) and stores OTF2's verdict in *code.
+ * Enter and leave, nearly all events, skip the general decoder. */
+static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots, size_t available,
+                        OTF2_ErrorCode *code)
+{
+    const weft_slot *s = slots;
+    if (s->head.kind == WEFT_EVENT_ENTER) {
+        *code = OTF2_EvtWriter_Enter(w, NULL, s->head.time, s->head.ref);
+        return 1;
+    }
+    if (s->head.kind == WEFT_EVENT_LEAVE) {
+        *code = OTF2_EvtWriter_Leave(w, NULL, s->head.time, s->head.ref);
+        return 1;
+    }
+    if (s->head.kind == WEFT_EVENT_THREAD_TEAM_BEGIN)
+        note_team_member(loc, s->head.ref, s->head.count);
+    weft_event e;
+    size_t used = weft__event_decode(slots, available, &e);
+    *code = used ? write_event(w, &e) : OTF2_SUCCESS;
+    return used;
+}
+
 static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
 {
     OTF2_EvtWriter *w = failed ? NULL : evt_writer_of(loc);
@@ -179,7 +181,7 @@ static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
     uint64_t written = 0;
     while (w && at < count) {
         OTF2_ErrorCode code;
-        size_t used = write_one(w, slots + at, count - at, &code);
+        size_t used = write_one(loc, w, slots + at, count - at, &code);
         if (code != OTF2_SUCCESS) {
             weft_log_error("writing the trace failed: %s (%s); recording stops, the program "
                            "continues",
@@ -189,8 +191,6 @@ static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
         }
         if (used == 0)
             break; /* cannot happen: the slots were encoded by weft itself */
-        if (slots[at].head.kind == WEFT_EVENT_THREAD_TEAM_BEGIN)
-            note_team_member(loc, slots[at].head.ref, slots[at].head.count);
         if (written == 0 && loc->events_written == 0)
             loc->first_time = slots[at].head.time;
         loc->last_time = slots[at].head.time;
