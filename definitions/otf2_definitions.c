@@ -30,7 +30,8 @@ enum { MACHINE_NODE = 0, HOST_NODE = 1, PROCESS_GROUP = 0 };
 
 /* The strings the system tree needs, interned before strings are written. */
 typedef struct tree_strings {
-    weft_string machine, machine_class, host, host_class, process, openmp;
+    weft_string machine, machine_class, host, host_class, process;
+    weft_string openmp; /* only interned when there are thread teams */
 } tree_strings;
 
 static weft_status intern_tree_strings(weft_registry *reg, tree_strings *out)
@@ -48,7 +49,8 @@ static weft_status intern_tree_strings(weft_registry *reg, tree_strings *out)
         st = weft_registry_string(reg, "node", &out->host_class);
     if (st == WEFT_OK)
         st = weft_registry_string(reg, "Process", &out->process);
-    if (st == WEFT_OK)
+    out->openmp = WEFT_STRING_INVALID;
+    if (st == WEFT_OK && weft_registry_comm_count(reg) > 0)
         st = weft_registry_string(reg, "OpenMP", &out->openmp);
     return st;
 }

@@ -81,13 +81,27 @@ static uint32_t register_locked(const void *object)
     return id;
 }
 
+/* Ids never change once given, so each thread remembers the last few it
+ * looked up: a lock used in a loop costs no trip through registry_mutex. */
+#define LOCK_CACHE_SIZE 16u
+typedef struct cached_lock {
+    const void *object;
+    uint32_t id;
+} cached_lock;
+static __thread cached_lock lock_cache[LOCK_CACHE_SIZE] __attribute__((tls_model("initial-exec")));
+
 uint32_t weft_lock_id(const void *lock_object)
 {
+    cached_lock *cached = &lock_cache[((uintptr_t)lock_object >> 3) % LOCK_CACHE_SIZE];
+    if (lock_object && cached->object == lock_object)
+        return cached->id;
     pthread_mutex_lock(&registry_mutex);
     uint32_t id = register_locked(lock_object);
     pthread_mutex_unlock(&registry_mutex);
     if (id == UINT32_MAX)
         weft_log_error("cannot number more locks (out of memory or over a million)");
+    else
+        *cached = (cached_lock){lock_object, id};
     return id;
 }
 

@@ -46,14 +46,14 @@ void weft__pomp_critical_begin(void **handle)
     const pomp_region *r = weft__pomp_region_known(handle);
     if (r->lock_id != UINT32_MAX)
         weft_lock_acquire(WEFT_PARADIGM_OPENMP, r->lock_id, weft_lock_next_order(r->lock_id));
-    weft__pomp_enter(handle, NULL, 0, POMP_BLOCK);
+    weft__pomp_enter_part(r, POMP_BLOCK);
 }
 
 /* Still inside: Leave sblock, then Release. */
 void weft__pomp_critical_end(void **handle)
 {
     const pomp_region *r = weft__pomp_region_known(handle);
-    weft__pomp_leave(handle, POMP_BLOCK);
+    weft__pomp_leave_part(r, POMP_BLOCK);
     if (r->lock_id != UINT32_MAX)
         weft_lock_release(WEFT_PARADIGM_OPENMP, r->lock_id, weft_lock_current_order(r->lock_id));
 }
@@ -128,7 +128,7 @@ int weft__pomp_lock(omp_lock_call call, void *lock, bool fortran)
     bool recorded = region.id != WEFT_INVALID_ID;
     if (recorded)
         weft_enter(region);
-    uint32_t id = weft__pomp_lock_id(lock);
+    uint32_t id = weft_lock_id(lock);
     if (call == OMP_UNSET_LOCK)
         releasing(id);
     else if (call == OMP_UNSET_NEST_LOCK && weft__pomp_nest_leave(id) == 0)

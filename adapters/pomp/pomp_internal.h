@@ -50,6 +50,11 @@ const pomp_region *weft__pomp_region_known(void **handle);
 /* POMP2_Assign_handle: registers ctc into *handle unless it is set. */
 void weft__pomp_assign(void **handle, const char *ctc, size_t ctc_len);
 
+/* Enter and leave one part of a construct. A part whose region could not be
+ * registered (out of memory) records nothing. */
+void weft__pomp_enter_part(const pomp_region *r, pomp_part part);
+void weft__pomp_leave_part(const pomp_region *r, pomp_part part);
+
 /* Region enter and leave of one part of the construct behind a handle; the
  * enter registers the handle from ctc when it is unset. */
 void weft__pomp_enter(void **handle, const char *ctc, size_t ctc_len, pomp_part part);
@@ -91,8 +96,5 @@ void weft__pomp_complete_task(void);
  * counting one more (acquire) or one less (release) level. */
 uint32_t weft__pomp_nest_enter(uint32_t lock_id);
 uint32_t weft__pomp_nest_leave(uint32_t lock_id);
-
-/* The lock id of an OpenMP lock object, cached per thread. */
-uint32_t weft__pomp_lock_id(const void *lock);
 
 #endif /* WEFT_ADAPTERS_POMP_INTERNAL_H */

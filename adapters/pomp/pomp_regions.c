@@ -251,18 +251,26 @@ const pomp_region *weft__pomp_region_known(void **handle)
     return weft__pomp_region_of(handle, NULL, 0);
 }
 
+void weft__pomp_enter_part(const pomp_region *r, pomp_part part)
+{
+    if (r->part[part].id != WEFT_INVALID_ID)
+        weft_enter(r->part[part]);
+}
+
+void weft__pomp_leave_part(const pomp_region *r, pomp_part part)
+{
+    if (r->part[part].id != WEFT_INVALID_ID)
+        weft_leave(r->part[part]);
+}
+
 void weft__pomp_enter(void **handle, const char *ctc, size_t ctc_len, pomp_part part)
 {
-    weft_region region = weft__pomp_region_of(handle, ctc, ctc_len)->part[part];
-    if (region.id != WEFT_INVALID_ID)
-        weft_enter(region);
+    weft__pomp_enter_part(weft__pomp_region_of(handle, ctc, ctc_len), part);
 }
 
 void weft__pomp_leave(void **handle, pomp_part part)
 {
-    weft_region region = weft__pomp_region_known(handle)->part[part];
-    if (region.id != WEFT_INVALID_ID)
-        weft_leave(region);
+    weft__pomp_leave_part(weft__pomp_region_known(handle), part);
 }
 
 void weft__pomp_init(void)

@@ -21,7 +21,6 @@ enum {
     MAX_CACHED_LEVELS = 8, /* deeper team chains are looked up each time */
     MAX_TASK_DEPTH = 64,   /* tasks suspended on one thread at once */
     MAX_NEST_LOCKS = 16,   /* nest locks held by one thread at once */
-    LOCK_CACHE_SIZE = 16,  /* lock addresses remembered per thread */
 };
 
 typedef struct nest_lock {
@@ -42,11 +41,6 @@ typedef struct pomp_thread {
 
     uint32_t nest_count;
     nest_lock nest[MAX_NEST_LOCKS];
-
-    struct {
-        const void *lock;
-        uint32_t id;
-    } lock_cache[LOCK_CACHE_SIZE];
 } pomp_thread;
 
 static __thread pomp_thread self __attribute__((tls_model("initial-exec")));
@@ -153,14 +147,12 @@ void weft__pomp_team_begin(const pomp_region *r)
     self.current_task = make_task(thread, 0);
     if (team.id != WEFT_INVALID_ID)
         weft_thread_team_begin(team, thread);
-    if (r->part[POMP_MAIN].id != WEFT_INVALID_ID)
-        weft_enter(r->part[POMP_MAIN]);
+    weft__pomp_enter_part(r, POMP_MAIN);
 }
 
 void weft__pomp_team_end(const pomp_region *r)
 {
-    if (r->part[POMP_MAIN].id != WEFT_INVALID_ID)
-        weft_leave(r->part[POMP_MAIN]);
+    weft__pomp_leave_part(r, POMP_MAIN);
     if (self.team_depth == 0)
         return; /* an end without a begin: nothing to close */
     self.team_depth--;
@@ -246,15 +238,4 @@ uint32_t weft__pomp_nest_leave(uint32_t lock_id)
         return depth;
     }
     return 0; /* not tracked (table full): treat as the outermost level */
-}
-
-uint32_t weft__pomp_lock_id(const void *lock)
-{
-    uint32_t slot = (uint32_t)(((uintptr_t)lock >> 3) % LOCK_CACHE_SIZE);
-    if (self.lock_cache[slot].lock == lock)
-        return self.lock_cache[slot].id;
-    uint32_t id = weft_lock_id(lock);
-    self.lock_cache[slot].lock = lock;
-    self.lock_cache[slot].id = id;
-    return id;
 }
