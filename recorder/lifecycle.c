@@ -37,6 +37,12 @@ static void in_forked_child(void)
     atomic_store_explicit(&state, STATE_FORKED_CHILD, memory_order_relaxed);
 }
 
+const weft_config *weft_config_current(void)
+{
+    weft_init(); /* loads the configuration once */
+    return &config;
+}
+
 static void finalize_at_exit(void)
 {
     weft_finalize();

@@ -119,6 +119,15 @@ typedef struct weft_comm_desc {
     uint64_t key;     /* tells apart communicators with the same parent */
 } weft_comm_desc;
 
+/* Keys of MPI communicators (paradigm MPI, no parent). Every rank names a
+ * communicator by the same key, so unification merges them: MPI_COMM_WORLD
+ * and MPI_COMM_SELF have these two; a created one has a 64-bit hash of its
+ * parent's key, the parent's creation count and the lowest world rank among
+ * its members (never 0 or 1). Members of an MPI communicator are world ranks
+ * by rank in the communicator; MPI_COMM_SELF has none. */
+#define WEFT_COMM_KEY_MPI_WORLD UINT64_C(0)
+#define WEFT_COMM_KEY_MPI_SELF UINT64_C(1)
+
 typedef struct weft_comm_def {
     weft_string name;
     weft_paradigm paradigm;
@@ -170,7 +179,7 @@ WEFT_EXPORT weft_status weft_registry_comm(weft_registry *reg, const weft_comm_d
 /* Records the member at a position of a communicator (a thread's number in
  * its team: the member is its location id); a later call for the same
  * position replaces it. Positions never set read as WEFT_INVALID_ID. */
-weft_status weft_registry_comm_set_member(weft_registry *reg, weft_comm comm, uint32_t position,
+WEFT_EXPORT weft_status weft_registry_comm_set_member(weft_registry *reg, weft_comm comm, uint32_t position,
                                           uint32_t member);
 
 /* Counts, and copies of single entries, for writers and tests. The text

@@ -86,6 +86,10 @@ WEFT_EXPORT const weft_config_var *weft_config_vars(size_t *count);
  * environment or static storage. */
 void weft_config_load(weft_config *cfg);
 
+/* The configuration recording started with (defaults before weft_init;
+ * never NULL). Adapters read their settings here. */
+WEFT_EXPORT const weft_config *weft_config_current(void);
+
 /* Parses a size with an optional unit: "4096", "64K", "16M", "1G" (powers of
  * 1024; lower-case and a trailing "B"/"iB" accepted). Returns WEFT_ERR_INVALID
  * for text that is not a size and WEFT_ERR_RANGE when it overflows 64 bits. */

@@ -8,11 +8,13 @@
 
 #include <stdbool.h>
 
+#include "weft/status.h"
+
 /* Always printed: a problem the user must know about. */
-void weft_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+WEFT_EXPORT void weft_log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Printed only under WEFT_VERBOSE. */
-void weft_log_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+WEFT_EXPORT void weft_log_verbose(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Switches verbose output on or off (set once the configuration is read). */
 void weft_log_set_verbose(bool on);
