@@ -20,6 +20,7 @@ typedef int weft_cli_command_fn(int argc, char **argv);
 weft_cli_command_fn weft__cli_compile;
 weft_cli_command_fn weft__cli_info;
 weft_cli_command_fn weft__cli_summary;
+weft_cli_command_fn weft__cli_run; /* returns only on error: the process becomes PROGRAM */
 
 /* Prints "weft CMD: <message>; run 'weft CMD --help' for usage" on stderr, as
  * one line, and returns WEFT_CLI_EXIT_USAGE. The message is formatted from FMT

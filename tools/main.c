@@ -23,6 +23,8 @@ typedef struct command {
 static const command commands[] = {
     {"compile", "wrap a compiler: instrument OpenMP with OPARI2, link libweft", weft__cli_compile},
     {"info",    "show the version, what was built in, and every WEFT_* variable", weft__cli_info},
+    {"run",     "trace an unmodified program: preload weft's libraries, then run it",
+                weft__cli_run},
     {"summary", "print a per-region profile (visits, inclusive/exclusive time) of a trace",
                 weft__cli_summary},
 };

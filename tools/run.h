@@ -1,0 +1,103 @@
+/* The parts of `weft run` and what they share. run.c parses the command
+ * line, decides what to preload, sets the environment and execs the program;
+ * run_elf.c reads a program's ELF dynamic section to tell whether it links
+ * MPI; run_libs.c finds weft's libraries and builds the LD_PRELOAD value.
+ * Private to tools/. */
+#ifndef WEFT_TOOLS_RUN_H
+#define WEFT_TOOLS_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli.h"
+
+/* ---- run_elf.c ------------------------------------------------------------ */
+
+/* What the ELF inspection found out about a program file. */
+typedef enum weft_run_elf_kind {
+    WEFT_RUN_ELF_LINKS_MPI,   /* a DT_NEEDED entry names libmpi.so*; detail: that entry */
+    WEFT_RUN_ELF_NO_MPI,      /* dynamically linked, no DT_NEEDED entry names libmpi.so* */
+    WEFT_RUN_ELF_STATIC,      /* ELF without a dynamic section (statically linked) */
+    WEFT_RUN_ELF_NOT_ELF,     /* not an ELF file; detail: "a script" for "#!" */
+    WEFT_RUN_ELF_UNSUPPORTED, /* an ELF file this reader does not parse; detail: why */
+    WEFT_RUN_ELF_DAMAGED,     /* truncated or inconsistent ELF; detail: what is wrong */
+    WEFT_RUN_ELF_UNREADABLE,  /* cannot be opened or read; detail: strerror */
+} weft_run_elf_kind;
+
+typedef struct weft_run_elf_result {
+    weft_run_elf_kind kind;
+    char detail[160]; /* NUL-terminated, may be empty; see the kinds */
+} weft_run_elf_result;
+
+/* Reads the ELF file PATH (ELF64 or ELF32, in this machine's byte order) and
+ * looks through the DT_NEEDED entries of its dynamic section (found through
+ * the PT_DYNAMIC program header; its string table through DT_STRTAB and the
+ * PT_LOAD segments) for an MPI library. Only direct dependencies count: a
+ * program that links a library which links libmpi is NO_MPI. Every offset
+ * and size is checked against the file, so a truncated or corrupt file gives
+ * DAMAGED, never a crash; the file is read piecewise, never loaded whole.
+ * Thread-safe; prints nothing. */
+weft_run_elf_result weft__run_elf_inspect(const char *path);
+
+/* True when NEEDED, a DT_NEEDED entry, names the MPI library: its last path
+ * component starts with "libmpi.so" (Open MPI's libmpi.so.40, MPICH's and
+ * Intel MPI's libmpi.so.12). Helper libraries such as libmpi_mpifh.so or
+ * libmpi_cxx.so do not count. */
+bool weft__run_elf_is_mpi_library(const char *needed);
+
+/* Writes one sentence about RESULT for the program at PATH into BUF (cut at
+ * SIZE bytes, always NUL-terminated), such as "'/bin/true' does not need
+ * libmpi.so directly: not an MPI program". Every kind but LINKS_MPI ends
+ * with "not an MPI program". */
+void weft__run_elf_describe(const char *path, const weft_run_elf_result *result, char *buf,
+                            size_t size);
+
+/* True for the kinds that say "not an MPI program" under --mpi=auto: every
+ * kind but LINKS_MPI. */
+bool weft__run_elf_not_mpi(weft_run_elf_kind kind);
+
+/* ---- run_libs.c ----------------------------------------------------------- */
+
+/* weft's shared libraries as found on this machine. Paths are absolute (the
+ * directory canonical, the file name the unversioned one), malloc'ed and
+ * owned by the struct; NULL when the library is not there. */
+typedef struct weft_run_libraries {
+    char *weft;     /* libweft.so */
+    char *weft_mpi; /* libweft-mpi.so */
+    char *where;    /* the directories searched, for messages */
+} weft_run_libraries;
+
+/* Finds the libraries: next to an installed weft (the lib directory of the
+ * weft executable's installation prefix, as `weft compile` looks for
+ * libweft), else in the build tree this weft was built in. An installation
+ * is used as a whole: libweft-mpi is taken from the directory that holds
+ * libweft.so. Returns false only when out of memory. */
+bool weft__run_libraries_find(weft_run_libraries *libs);
+
+/* Frees what weft__run_libraries_find stored; the struct may then be reused. */
+void weft__run_libraries_clear(weft_run_libraries *libs);
+
+/* At most this many libraries are preloaded (adapters, then libweft). */
+#define WEFT_RUN_PRELOAD_MAX 8
+
+/* The libraries to preload, in order. Paths are borrowed (from a
+ * weft_run_libraries), not copied. */
+typedef struct weft_run_preload {
+    const char *paths[WEFT_RUN_PRELOAD_MAX];
+    size_t count;
+} weft_run_preload;
+
+/* Appends PATH unless it is already listed; false when the list is full. */
+bool weft__run_preload_add(weft_run_preload *preload, const char *path);
+
+/* The value LD_PRELOAD should get: the paths of PRELOAD joined by ':',
+ * followed by EXISTING (the user's LD_PRELOAD, may be NULL or empty) so that
+ * weft's libraries come first. Returns a malloc'ed string owned by the
+ * caller, or NULL when out of memory. */
+char *weft__run_preload_value(const weft_run_preload *preload, const char *existing);
+
+/* True when PATH can stand in LD_PRELOAD: the dynamic loader splits the
+ * list at ':' and at spaces, so a path holding either cannot be preloaded. */
+bool weft__run_preload_path_ok(const char *path);
+
+#endif /* WEFT_TOOLS_RUN_H */
