@@ -1,5 +1,6 @@
 /* The definition registry: de-duplicated strings and regions, locations and
- * their properties, behind one mutex per registry.
+ * their properties, processes, behind one mutex per registry (communicators
+ * are in comms.c).
  *
  * Entries are appended to growable arrays and never removed, so a handle is
  * simply an index. Registration is rare (once per region call site, once per
@@ -51,6 +52,8 @@ void weft_registry_destroy(weft_registry *reg)
     weft_free(reg->locations);
     weft_free(reg->properties);
     weft__registry_comms_clear(reg);
+    weft_free(reg->processes);
+    weft__hash_index_clear(&reg->process_index);
     pthread_mutex_destroy(&reg->mutex);
     weft_free(reg);
 }
@@ -71,16 +74,31 @@ weft_registry *weft_defs_global(void)
 
 /* ---- strings ------------------------------------------------------------ */
 
+/* A text that need not end in a NUL (texts of a packed registry). */
+typedef struct counted_text {
+    const char *text;
+    size_t len;
+} counted_text;
+
 static bool string_equal(const void *context, uint32_t id, const void *key)
 {
     const weft_registry *reg = context;
-    return strcmp(reg->strings[id], key) == 0;
+    const counted_text *k = key;
+    const char *stored = reg->strings[id];
+    return strncmp(stored, k->text, k->len) == 0 && stored[k->len] == '\0';
 }
 
 weft_status weft__registry_intern_locked(weft_registry *reg, const char *text, weft_string *out)
 {
-    uint64_t hash = weft__hash_bytes(WEFT_HASH_SEED, text, strlen(text));
-    uint32_t id = weft__hash_index_find(&reg->string_index, hash, text, string_equal, reg);
+    return weft__registry_intern_n_locked(reg, text, strlen(text), out);
+}
+
+weft_status weft__registry_intern_n_locked(weft_registry *reg, const char *text, size_t len,
+                                           weft_string *out)
+{
+    counted_text key = {text, len};
+    uint64_t hash = weft__hash_bytes(WEFT_HASH_SEED, text, len);
+    uint32_t id = weft__hash_index_find(&reg->string_index, hash, &key, string_equal, reg);
     if (id != WEFT_INVALID_ID) {
         out->id = id;
         return WEFT_OK;
@@ -89,9 +107,11 @@ weft_status weft__registry_intern_locked(weft_registry *reg, const char *text, w
                                                 reg->string_count, sizeof(*reg->strings));
     if (st != WEFT_OK)
         return st;
-    char *copy = weft_strdup(text);
+    char *copy = weft_alloc(len + 1);
     if (!copy)
         return WEFT_ERR_NO_MEMORY;
+    memcpy(copy, text, len);
+    copy[len] = '\0';
     id = reg->string_count;
     st = weft__hash_index_insert(&reg->string_index, hash, id);
     if (st != WEFT_OK) {
@@ -150,19 +170,24 @@ static weft_status region_locked(weft_registry *reg, const weft_region_desc *des
         st = weft__registry_intern_locked(reg, desc->file, &def.file);
     if (st != WEFT_OK)
         return st;
+    return weft__registry_region_def_locked(reg, &def, out);
+}
 
-    uint64_t hash = region_hash(&def);
-    uint32_t id = weft__hash_index_find(&reg->region_index, hash, &def, region_equal, reg);
+weft_status weft__registry_region_def_locked(weft_registry *reg, const weft_region_def *def,
+                                             weft_region *out)
+{
+    uint64_t hash = region_hash(def);
+    uint32_t id = weft__hash_index_find(&reg->region_index, hash, def, region_equal, reg);
     if (id == WEFT_INVALID_ID) {
-        st = weft__registry_reserve_one((void **)&reg->regions, &reg->region_capacity,
-                                        reg->region_count, sizeof(*reg->regions));
+        weft_status st = weft__registry_reserve_one((void **)&reg->regions, &reg->region_capacity,
+                                                    reg->region_count, sizeof(*reg->regions));
         if (st != WEFT_OK)
             return st;
         id = reg->region_count;
         st = weft__hash_index_insert(&reg->region_index, hash, id);
         if (st != WEFT_OK)
             return st;
-        reg->regions[id] = def;
+        reg->regions[id] = *def;
         reg->region_count++;
     }
     out->id = id;
@@ -190,17 +215,35 @@ weft_status weft_registry_location(weft_registry *reg, const char *name, uint32_
     if (!reg || !name)
         return WEFT_ERR_INVALID;
     pthread_mutex_lock(&reg->mutex);
-    weft_location_def def = {.thread_number = thread_number};
+    weft_location_def def = {.thread_number = thread_number, .group = reg->location_group};
     weft_status st = weft__registry_intern_locked(reg, name, &def.name);
     if (st == WEFT_OK)
-        st = weft__registry_reserve_one((void **)&reg->locations, &reg->location_capacity,
-                                        reg->location_count, sizeof(*reg->locations));
-    if (st == WEFT_OK) {
-        out->id = reg->location_count;
-        reg->locations[reg->location_count++] = def;
-    }
+        st = weft__registry_append_location_locked(reg, &def, out);
     pthread_mutex_unlock(&reg->mutex);
     return st;
+}
+
+weft_status weft__registry_append_location_locked(weft_registry *reg, const weft_location_def *def,
+                                                  weft_location *out)
+{
+    weft_status st = weft__registry_reserve_one((void **)&reg->locations, &reg->location_capacity,
+                                                reg->location_count, sizeof(*reg->locations));
+    if (st != WEFT_OK)
+        return st;
+    out->id = reg->location_count;
+    reg->locations[reg->location_count++] = *def;
+    return WEFT_OK;
+}
+
+void weft_registry_set_location_group(weft_registry *reg, uint32_t group)
+{
+    if (!reg)
+        return;
+    pthread_mutex_lock(&reg->mutex);
+    reg->location_group = group;
+    for (uint32_t i = 0; i < reg->location_count; i++)
+        reg->locations[i].group = group;
+    pthread_mutex_unlock(&reg->mutex);
 }
 
 void weft_registry_location_set_events(weft_registry *reg, weft_location loc, uint64_t count)
@@ -217,15 +260,74 @@ weft_status weft_registry_location_property(weft_registry *reg, weft_location lo
     if (!reg || !name)
         return WEFT_ERR_INVALID;
     pthread_mutex_lock(&reg->mutex);
-    weft_location_property prop = {.location = loc, .value = value};
+    weft_string name_str = WEFT_STRING_INVALID;
     weft_status st = loc.id < reg->location_count ? WEFT_OK : WEFT_ERR_NOT_FOUND;
     if (st == WEFT_OK)
-        st = weft__registry_intern_locked(reg, name, &prop.name);
+        st = weft__registry_intern_locked(reg, name, &name_str);
     if (st == WEFT_OK)
-        st = weft__registry_reserve_one((void **)&reg->properties, &reg->property_capacity,
-                                        reg->property_count, sizeof(*reg->properties));
+        st = weft__registry_property_locked(reg, loc, name_str, value);
+    pthread_mutex_unlock(&reg->mutex);
+    return st;
+}
+
+weft_status weft__registry_property_locked(weft_registry *reg, weft_location loc, weft_string name,
+                                           uint64_t value)
+{
+    weft_status st = weft__registry_reserve_one((void **)&reg->properties, &reg->property_capacity,
+                                                reg->property_count, sizeof(*reg->properties));
     if (st == WEFT_OK)
-        reg->properties[reg->property_count++] = prop;
+        reg->properties[reg->property_count++] =
+            (weft_location_property){.location = loc, .name = name, .value = value};
+    return st;
+}
+
+/* ---- processes ---------------------------------------------------------- */
+
+static bool process_equal(const void *context, uint32_t id, const void *key)
+{
+    const weft_registry *reg = context;
+    return reg->processes[id].rank == *(const uint32_t *)key;
+}
+
+weft_status weft__registry_process_locked(weft_registry *reg, uint32_t rank, weft_string host,
+                                          weft_string *host_out)
+{
+    uint64_t hash = weft__hash_bytes(WEFT_HASH_SEED, &rank, sizeof(rank));
+    uint32_t id = weft__hash_index_find(&reg->process_index, hash, &rank, process_equal, reg);
+    if (id == WEFT_INVALID_ID) {
+        weft_status st =
+            weft__registry_reserve_one((void **)&reg->processes, &reg->process_capacity,
+                                       reg->process_count, sizeof(*reg->processes));
+        if (st != WEFT_OK)
+            return st;
+        id = reg->process_count;
+        st = weft__hash_index_insert(&reg->process_index, hash, id);
+        if (st != WEFT_OK)
+            return st;
+        reg->processes[id] = (weft_process_def){.rank = rank, .host = host};
+        reg->process_count++;
+    }
+    if (host_out)
+        *host_out = reg->processes[id].host;
+    return WEFT_OK;
+}
+
+weft_status weft_registry_process(weft_registry *reg, uint32_t rank, const char *host,
+                                  weft_string *host_out)
+{
+    if (host_out)
+        *host_out = WEFT_STRING_INVALID;
+    if (!reg || !host)
+        return WEFT_ERR_INVALID;
+    pthread_mutex_lock(&reg->mutex);
+    weft_string host_str = WEFT_STRING_INVALID, first = WEFT_STRING_INVALID;
+    weft_status st = weft__registry_intern_locked(reg, host, &host_str);
+    if (st == WEFT_OK)
+        st = weft__registry_process_locked(reg, rank, host_str, &first);
+    if (st == WEFT_OK && first.id != host_str.id)
+        st = WEFT_ERR_EXISTS;
+    if (host_out)
+        *host_out = first;
     pthread_mutex_unlock(&reg->mutex);
     return st;
 }
@@ -235,14 +337,24 @@ weft_status weft_registry_location_property(weft_registry *reg, weft_location lo
  * registration may move the arrays. The mutex is the only mutable part of a
  * const registry, hence the casts in lock/unlock. */
 
-static void lock(const weft_registry *reg)
+void weft__registry_lock(const weft_registry *reg)
 {
     pthread_mutex_lock((pthread_mutex_t *)&reg->mutex);
 }
 
-static void unlock(const weft_registry *reg)
+void weft__registry_unlock(const weft_registry *reg)
 {
     pthread_mutex_unlock((pthread_mutex_t *)&reg->mutex);
+}
+
+static void lock(const weft_registry *reg)
+{
+    weft__registry_lock(reg);
+}
+
+static void unlock(const weft_registry *reg)
+{
+    weft__registry_unlock(reg);
 }
 
 uint32_t weft_registry_string_count(const weft_registry *reg)
@@ -314,6 +426,25 @@ weft_status weft_registry_property_get(const weft_registry *reg, uint32_t index,
     weft_status st = index < reg->property_count ? WEFT_OK : WEFT_ERR_NOT_FOUND;
     if (st == WEFT_OK)
         *out = reg->properties[index];
+    unlock(reg);
+    return st;
+}
+
+uint32_t weft_registry_process_count(const weft_registry *reg)
+{
+    lock(reg);
+    uint32_t count = reg->process_count;
+    unlock(reg);
+    return count;
+}
+
+weft_status weft_registry_process_get(const weft_registry *reg, uint32_t index,
+                                      weft_process_def *out)
+{
+    lock(reg);
+    weft_status st = index < reg->process_count ? WEFT_OK : WEFT_ERR_NOT_FOUND;
+    if (st == WEFT_OK)
+        *out = reg->processes[index];
     unlock(reg);
     return st;
 }

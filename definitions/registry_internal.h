@@ -1,13 +1,32 @@
 /* The registry's layout, shared by the files that implement it (registry.c
- * for strings, regions and locations; comms.c for communicators). Private to
- * definitions/. */
+ * for strings, regions, locations and processes; comms.c for communicators;
+ * unify.c for packing and merging). Private to definitions/.
+ *
+ * Functions named *_locked expect the caller to hold reg->mutex; they are
+ * the one define-and-deduplicate code that both the public registration
+ * calls and the merge of packed registries go through. */
 #ifndef WEFT_DEFINITIONS_REGISTRY_INTERNAL_H
 #define WEFT_DEFINITIONS_REGISTRY_INTERNAL_H
 
 #include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #include "hash_index.h"
 #include "weft/definitions.h"
+
+/* A communicator as stored. `scope` tells apart communicators that belong
+ * to one process (thread teams): it is the rank of that process, or
+ * WEFT_INVALID_ID while unknown (a local registry; weft_registry_pack sets
+ * it). MPI communicators are shared by all ranks and always have scope
+ * WEFT_INVALID_ID. A communicator is identified by
+ * (paradigm, scope, parent, key). */
+struct weft_comm_entry {
+    weft_comm_def def; /* def.member_count is the length of members */
+    uint32_t scope;
+    uint32_t *members; /* by position; WEFT_INVALID_ID where none is known */
+    uint32_t member_capacity;
+};
 
 struct weft_registry {
     pthread_mutex_t mutex; /* guards everything below */
@@ -22,6 +41,7 @@ struct weft_registry {
 
     weft_location_def *locations;
     uint32_t location_count, location_capacity;
+    uint32_t location_group; /* group of locations registered from now on */
 
     weft_location_property *properties;
     uint32_t property_count, property_capacity;
@@ -29,14 +49,60 @@ struct weft_registry {
     struct weft_comm_entry *comms; /* see comms.c */
     uint32_t comm_count, comm_capacity;
     weft_hash_index comm_index;
+
+    weft_process_def *processes; /* in registration (merge) order */
+    uint32_t process_count, process_capacity;
+    weft_hash_index process_index; /* by rank */
 };
+
+/* What identifies a communicator (see struct weft_comm_entry). */
+typedef struct weft__comm_key {
+    weft_paradigm paradigm;
+    uint32_t scope;
+    uint32_t parent; /* a comm id of the same registry, or WEFT_INVALID_ID */
+    uint64_t key;
+} weft__comm_key;
+
+/* Locks and unlocks a registry that the caller only reads. The mutex is the
+ * only mutable part of a const registry. */
+void weft__registry_lock(const weft_registry *reg);
+void weft__registry_unlock(const weft_registry *reg);
 
 /* Makes room for one more element in a growable array. */
 weft_status weft__registry_reserve_one(void **items, uint32_t *capacity, uint32_t count,
                                        size_t elem);
 
-/* Interns text; the caller holds reg->mutex. */
+/* Interns text (NUL-terminated, or `len` bytes without a NUL among them). */
 weft_status weft__registry_intern_locked(weft_registry *reg, const char *text, weft_string *out);
+weft_status weft__registry_intern_n_locked(weft_registry *reg, const char *text, size_t len,
+                                           weft_string *out);
+
+/* Finds or adds a region whose string handles belong to reg. */
+weft_status weft__registry_region_def_locked(weft_registry *reg, const weft_region_def *def,
+                                             weft_region *out);
+
+/* Appends a fully described location (never de-duplicated). */
+weft_status weft__registry_append_location_locked(weft_registry *reg, const weft_location_def *def,
+                                                  weft_location *out);
+
+/* Appends a property of an existing location. */
+weft_status weft__registry_property_locked(weft_registry *reg, weft_location loc, weft_string name,
+                                           uint64_t value);
+
+/* Adds a process unless its rank is known; *host_out (may be NULL) is the
+ * host of the process with that rank (the first one registered). */
+weft_status weft__registry_process_locked(weft_registry *reg, uint32_t rank, weft_string host,
+                                          weft_string *host_out);
+
+/* Finds the communicator with this identity, or adds it with the given name
+ * and no members (*added tells which). */
+weft_status weft__registry_comm_find_or_add_locked(weft_registry *reg, const weft__comm_key *key,
+                                                   weft_string name, weft_comm *out, bool *added);
+
+/* Puts member at a position of a communicator, growing its list with
+ * unknown positions. */
+weft_status weft__registry_comm_set_member_locked(weft_registry *reg, weft_comm comm,
+                                                  uint32_t position, uint32_t member);
 
 /* Frees the communicator table (registry destruction). */
 void weft__registry_comms_clear(weft_registry *reg);

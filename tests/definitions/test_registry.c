@@ -1,6 +1,7 @@
 /* The definition registry: de-duplication of strings and regions, typed
- * handles, locations and properties, concurrent registration, and an
- * out-of-memory sweep that fails every allocation in turn. */
+ * handles, locations and properties, communicators, processes and location
+ * groups, concurrent registration, and an out-of-memory sweep that fails
+ * every allocation in turn. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <setjmp.h>
@@ -180,6 +181,99 @@ static void test_comms(void **state)
     weft_registry_destroy(reg);
 }
 
+/* Processes: one per rank, in registration order; a rank keeps its first
+ * host. */
+static void test_processes(void **state)
+{
+    (void)state;
+    weft_registry *reg = weft_registry_create();
+    assert_int_equal(weft_registry_process_count(reg), 0);
+    weft_string host1, host2, again;
+    assert_int_equal(weft_registry_process(reg, 3, "node-a", &host1), WEFT_OK);
+    assert_int_equal(weft_registry_process(reg, 1, "node-b", &host2), WEFT_OK);
+    assert_int_equal(weft_registry_process(reg, 0, "node-a", NULL), WEFT_OK);
+    assert_int_equal(weft_registry_process(reg, 3, "node-a", &again), WEFT_OK);
+    assert_int_equal(again.id, host1.id);
+    assert_int_equal(weft_registry_process(reg, 3, "node-c", &again), WEFT_ERR_EXISTS);
+    assert_int_equal(again.id, host1.id);
+    assert_int_equal(weft_registry_process_count(reg), 3);
+
+    weft_process_def def;
+    assert_int_equal(weft_registry_process_get(reg, 0, &def), WEFT_OK);
+    assert_int_equal(def.rank, 3);
+    assert_string_equal(weft_registry_string_text(reg, def.host), "node-a");
+    assert_int_equal(weft_registry_process_get(reg, 1, &def), WEFT_OK);
+    assert_int_equal(def.rank, 1);
+    assert_int_equal(def.host.id, host2.id);
+    assert_int_equal(weft_registry_process_get(reg, 2, &def), WEFT_OK);
+    assert_int_equal(def.rank, 0);
+    assert_int_equal(def.host.id, host1.id);
+    assert_int_equal(weft_registry_process_get(reg, 3, &def), WEFT_ERR_NOT_FOUND);
+    assert_int_equal(weft_registry_process(reg, 4, NULL, &again), WEFT_ERR_INVALID);
+    assert_int_equal(again.id, WEFT_INVALID_ID);
+    weft_registry_destroy(reg);
+}
+
+/* The location group applies to the locations before and after it is set
+ * (locations may be registered before MPI_Init tells the rank). */
+static void test_set_location_group(void **state)
+{
+    (void)state;
+    weft_registry *reg = weft_registry_create();
+    weft_location l0, l1, l2;
+    assert_int_equal(weft_registry_location(reg, "Master thread", 0, &l0), WEFT_OK);
+    assert_int_equal(weft_registry_location(reg, "Thread 1", 1, &l1), WEFT_OK);
+    weft_location_def def;
+    assert_int_equal(weft_registry_location_get(reg, l1, &def), WEFT_OK);
+    assert_int_equal(def.group, 0);
+    weft_registry_set_location_group(reg, 5);
+    assert_int_equal(weft_registry_location(reg, "Thread 2", 2, &l2), WEFT_OK);
+    for (uint32_t i = 0; i < 3; i++) {
+        assert_int_equal(weft_registry_location_get(reg, (weft_location){i}, &def), WEFT_OK);
+        assert_int_equal(def.group, 5);
+        assert_int_equal(def.thread_number, i);
+    }
+    assert_int_equal(weft_location_otf2_id(&def), (UINT64_C(2) << 32) | 5);
+    weft_registry_set_location_group(NULL, 1);
+    weft_registry_destroy(reg);
+}
+
+/* MPI communicators and thread teams side by side: each kind is one per
+ * (paradigm, parent, key) locally; equal keys of different paradigms are
+ * different communicators. */
+static void test_mpi_and_team_comms(void **state)
+{
+    (void)state;
+    weft_registry *reg = weft_registry_create();
+    weft_comm world, self, team, world_again;
+    weft_comm_desc d = {.name = "MPI_COMM_WORLD",
+                        .paradigm = WEFT_PARADIGM_MPI,
+                        .parent = WEFT_COMM_INVALID,
+                        .key = WEFT_COMM_KEY_MPI_WORLD};
+    assert_int_equal(weft_registry_comm(reg, &d, &world), WEFT_OK);
+    d.name = "MPI_COMM_SELF";
+    d.key = WEFT_COMM_KEY_MPI_SELF;
+    assert_int_equal(weft_registry_comm(reg, &d, &self), WEFT_OK);
+    d = (weft_comm_desc){.paradigm = WEFT_PARADIGM_OPENMP, .parent = WEFT_COMM_INVALID, .key = 0};
+    assert_int_equal(weft_registry_comm(reg, &d, &team), WEFT_OK);
+    d = (weft_comm_desc){.name = "other name",
+                         .paradigm = WEFT_PARADIGM_MPI,
+                         .parent = WEFT_COMM_INVALID,
+                         .key = WEFT_COMM_KEY_MPI_WORLD};
+    assert_int_equal(weft_registry_comm(reg, &d, &world_again), WEFT_OK);
+    assert_int_equal(world.id, 0);
+    assert_int_equal(world_again.id, world.id);
+    assert_int_not_equal(team.id, world.id);
+    assert_int_equal(weft_registry_comm_count(reg), 3);
+    weft_comm_def def;
+    assert_int_equal(weft_registry_comm_get(reg, world, &def), WEFT_OK);
+    assert_string_equal(weft_registry_string_text(reg, def.name), "MPI_COMM_WORLD");
+    assert_int_equal(weft_registry_comm_get(reg, team, &def), WEFT_OK);
+    assert_string_equal(weft_registry_string_text(reg, def.name), "Thread team 2");
+    assert_int_equal(def.paradigm, WEFT_PARADIGM_OPENMP);
+    weft_registry_destroy(reg);
+}
+
 /* Fails allocation k for k = 0, 1, ... until a full run succeeds: every
  * failure is reported as a status, never a crash or a leak (valgrind and
  * ASan runs check the latter). */
@@ -200,7 +294,8 @@ static void test_out_of_memory_sweep(void **state)
                                  .parent = WEFT_COMM_INVALID,
                                  .key = (uint64_t)i};
             weft_comm c;
-            ok = weft_registry_region(reg, &d, &r) == WEFT_OK &&
+            ok = weft_registry_process(reg, (uint32_t)i % 7, "host", NULL) == WEFT_OK &&
+                 weft_registry_region(reg, &d, &r) == WEFT_OK &&
                  weft_registry_location(reg, name, (uint32_t)i, &l) == WEFT_OK &&
                  weft_registry_location_property(reg, l, "p", 1) == WEFT_OK &&
                  weft_registry_comm(reg, &cd, &c) == WEFT_OK &&
@@ -222,6 +317,9 @@ int main(void)
         cmocka_unit_test(test_locations_and_properties),
         cmocka_unit_test(test_concurrent_registration),
         cmocka_unit_test(test_comms),
+        cmocka_unit_test(test_processes),
+        cmocka_unit_test(test_set_location_group),
+        cmocka_unit_test(test_mpi_and_team_comms),
         cmocka_unit_test(test_out_of_memory_sweep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,11 +1,13 @@
-/* The definition registry: strings, regions, locations and their properties.
+/* The definition registry: strings, regions, locations and their properties,
+ * communicators and processes.
  *
  * A registry de-duplicates what it is given and hands out small typed handles
  * that the hot path caches; registration takes a mutex (it is rare), lookups
  * by handle for writing happen off the hot path. One process-wide registry
- * (weft_defs_global) collects the local definitions; the MPI unification of a
- * later issue fills a second registry with the same code. Writing a registry
- * as OTF2 definitions lives in weft/definitions_otf2.h. */
+ * (weft_defs_global) collects the local definitions; the unification of an
+ * MPI job (weft/unify.h) merges the registries of all ranks into one with the
+ * same code. Writing a registry as OTF2 definitions lives in
+ * weft/definitions_otf2.h. */
 #ifndef WEFT_DEFINITIONS_DEFINITIONS_H
 #define WEFT_DEFINITIONS_DEFINITIONS_H
 
@@ -100,6 +102,13 @@ typedef struct weft_location_def {
     uint64_t event_count;   /* set by the recorder at finalisation */
 } weft_location_def;
 
+/* A process of the trace: one OTF2 location group. A registry without any
+ * process stands for this one process alone (rank 0, this host). */
+typedef struct weft_process_def {
+    uint32_t rank; /* the MPI rank; the location group's id */
+    weft_string host;
+} weft_process_def;
+
 /* A numeric property attached to a location ("weft::chunks_flushed"). */
 typedef struct weft_location_property {
     weft_location location;
@@ -107,11 +116,16 @@ typedef struct weft_location_property {
     uint64_t value;
 } weft_location_property;
 
-/* A communicator: a thread team (paradigm OPENMP) or, later, an MPI
- * communicator. Adapters name one by (paradigm, parent, key): equal triples
- * are one communicator, so a team that forms again and again is defined once.
- * Members are recorded as they show up (for OPENMP: registry location ids,
- * by thread number in the team). */
+/* A communicator: a thread team (paradigm OPENMP, or any other non-MPI
+ * paradigm) or an MPI communicator. Adapters name one by (paradigm, parent,
+ * key): equal triples are one communicator, so a team that forms again and
+ * again is defined once. Members are recorded as they show up (for teams:
+ * registry location ids, by thread number in the team).
+ *
+ * Scope: a thread team belongs to one process, an MPI communicator to the
+ * whole job. When the registries of several ranks are merged (weft/unify.h),
+ * teams of different ranks stay apart even with equal (parent, key), while
+ * MPI communicators with equal keys become one. */
 typedef struct weft_comm_desc {
     const char *name; /* copied; NULL: "Thread team <id>" */
     weft_paradigm paradigm;
@@ -159,9 +173,22 @@ WEFT_EXPORT weft_status weft_registry_string(weft_registry *reg, const char *tex
 WEFT_EXPORT weft_status weft_registry_region(weft_registry *reg, const weft_region_desc *desc,
                                              weft_region *out);
 
-/* Registers a new location (never de-duplicated: each call is one thread). */
+/* Registers a new location (never de-duplicated: each call is one thread).
+ * Its group is the one last given to weft_registry_set_location_group (0
+ * before). */
 weft_status weft_registry_location(weft_registry *reg, const char *name, uint32_t thread_number,
                                    weft_location *out);
+
+/* Sets the location group (the MPI rank, once known) of every location
+ * registered so far and of every one registered later. Thread-safe. */
+void weft_registry_set_location_group(weft_registry *reg, uint32_t group);
+
+/* Registers the process with this rank, running on `host` (copied);
+ * *host_out (may be NULL) gets the host's string handle. A rank registered
+ * before keeps its first host: WEFT_OK when the hosts are equal,
+ * WEFT_ERR_EXISTS (and the first host in *host_out) when not. Thread-safe. */
+weft_status weft_registry_process(weft_registry *reg, uint32_t rank, const char *host,
+                                  weft_string *host_out);
 
 /* Sets the number of events written for a location. */
 void weft_registry_location_set_events(weft_registry *reg, weft_location loc, uint64_t count);
@@ -196,6 +223,11 @@ weft_status weft_registry_location_get(const weft_registry *reg, weft_location l
 uint32_t weft_registry_property_count(const weft_registry *reg);
 weft_status weft_registry_property_get(const weft_registry *reg, uint32_t index,
                                        weft_location_property *out);
+
+/* Processes by index, in registration (or merge) order. */
+uint32_t weft_registry_process_count(const weft_registry *reg);
+weft_status weft_registry_process_get(const weft_registry *reg, uint32_t index,
+                                      weft_process_def *out);
 
 uint32_t weft_registry_comm_count(const weft_registry *reg);
 weft_status weft_registry_comm_get(const weft_registry *reg, weft_comm comm, weft_comm_def *out);
