@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "weft/log.h"
+#include "weft/unify.h"
 
 static OTF2_Archive *archive;
 static char directory[4096];
@@ -87,7 +88,7 @@ static bool otf2_failed(OTF2_ErrorCode code, const char *what)
     return true;
 }
 
-weft_status weft__archive_open(const weft_config *cfg)
+weft_status weft__archive_claim(const weft_config *cfg)
 {
     char generated[256];
     const char *base = cfg->experiment_directory;
@@ -100,9 +101,16 @@ weft_status weft__archive_open(const weft_config *cfg)
         snprintf(generated, sizeof(generated), "weft-%s_%ld", stamp, (long)getpid());
         base = generated;
     }
-    if (claim_directory(base, cfg->experiment_directory != NULL) != WEFT_OK)
-        return WEFT_ERR_IO;
+    return claim_directory(base, cfg->experiment_directory != NULL);
+}
 
+void weft__archive_adopt(const char *claimed)
+{
+    snprintf(directory, sizeof(directory), "%s", claimed);
+}
+
+weft_status weft__archive_create(weft_archive_collectives collectives, void *data)
+{
     archive = OTF2_Archive_Open(directory, "traces", OTF2_FILEMODE_WRITE, OTF2_EVENT_CHUNK_BYTES,
                                 OTF2_DEF_CHUNK_BYTES, OTF2_SUBSTRATE_POSIX,
                                 OTF2_COMPRESSION_NONE);
@@ -112,15 +120,27 @@ weft_status weft__archive_open(const weft_config *cfg)
                        directory);
         return WEFT_ERR_OTF2;
     }
-    if (otf2_failed(OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL),
+    bool failed =
+        otf2_failed(OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL),
                     "setting OTF2 flush callbacks") ||
-        otf2_failed(OTF2_Archive_SetSerialCollectiveCallbacks(archive),
-                    "setting OTF2 collective callbacks") ||
+        (collectives ? collectives(archive, data) != 0
+                     : otf2_failed(OTF2_Archive_SetSerialCollectiveCallbacks(archive),
+                                   "setting OTF2 collective callbacks")) ||
         otf2_failed(OTF2_Pthread_Archive_SetLockingCallbacks(archive, NULL),
                     "setting OTF2 locking callbacks") ||
         otf2_failed(OTF2_Archive_SetCreator(archive, "weft " WEFT_VERSION),
-                    "setting the OTF2 creator") ||
-        otf2_failed(OTF2_Archive_OpenEvtFiles(archive), "opening the OTF2 event files")) {
+                    "setting the OTF2 creator");
+    if (failed) {
+        OTF2_Archive_Close(archive);
+        archive = NULL;
+        return WEFT_ERR_OTF2;
+    }
+    return WEFT_OK;
+}
+
+weft_status weft__archive_open_events(void)
+{
+    if (otf2_failed(OTF2_Archive_OpenEvtFiles(archive), "opening the OTF2 event files")) {
         OTF2_Archive_Close(archive);
         archive = NULL;
         return WEFT_ERR_OTF2;
@@ -129,9 +149,24 @@ weft_status weft__archive_open(const weft_config *cfg)
     return WEFT_OK;
 }
 
+weft_status weft__archive_open(const weft_config *cfg)
+{
+    weft_status st = weft__archive_claim(cfg);
+    if (st == WEFT_OK)
+        st = weft__archive_create(NULL, NULL);
+    if (st == WEFT_OK)
+        st = weft__archive_open_events();
+    return st;
+}
+
 OTF2_Archive *weft__archive_get(void)
 {
     return archive;
+}
+
+void weft__archive_forget(void)
+{
+    archive = NULL;
 }
 
 const char *weft__archive_directory(void)
@@ -139,36 +174,80 @@ const char *weft__archive_directory(void)
     return directory[0] ? directory : NULL;
 }
 
-/* Empty local definition files: for one process the global ids are the
- * local ones, so there is nothing to map; readers expect the files. */
-static bool write_local_definitions(weft_registry *reg)
+/* One location's local definitions: the mapping of the process's ids to
+ * the global ones where they differ, and the process's clock offsets. */
+static bool write_location_defs(OTF2_DefWriter *w, const weft_local_defs *local)
+{
+    struct {
+        OTF2_MappingType type;
+        const uint32_t *map;
+        uint32_t count;
+    } maps[] = {{OTF2_MAPPING_REGION, local->region_map, local->region_count},
+                {OTF2_MAPPING_COMM, local->comm_map, local->comm_count}};
+    for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
+        if (!maps[i].map || weft_id_map_is_identity(maps[i].map, maps[i].count))
+            continue; /* (OTF2 would give no map for the identity either) */
+        OTF2_IdMap *id_map = OTF2_IdMap_CreateFromUint32Array(maps[i].count, maps[i].map, true);
+        if (!id_map) {
+            weft_log_error("out of memory writing the id mapping of '%s'", directory);
+            return false;
+        }
+        OTF2_ErrorCode code = OTF2_DefWriter_WriteMappingTable(w, maps[i].type, id_map);
+        OTF2_IdMap_Free(id_map);
+        if (otf2_failed(code, "writing an id mapping table"))
+            return false;
+    }
+    for (size_t i = 0; i < local->offset_count; i++) {
+        const weft_clock_offset *o = &local->offsets[i];
+        if (otf2_failed(OTF2_DefWriter_WriteClockOffset(w, o->time, o->offset, o->stddev),
+                        "writing a clock offset"))
+            return false;
+    }
+    return true;
+}
+
+/* Local definition files, one per location of this process (readers expect
+ * them even when they are empty, as for a single process whose ids are the
+ * global ones). The opening and closing are collective in a job: they are
+ * called whatever happens in between. */
+static bool write_local_definitions(weft_registry *reg, const weft_local_defs *local)
 {
     if (otf2_failed(OTF2_Archive_OpenDefFiles(archive), "opening the OTF2 definition files"))
         return false;
+    bool ok = true;
     uint32_t count = weft_registry_location_count(reg);
-    for (uint32_t id = 0; id < count; id++) {
+    for (uint32_t id = 0; id < count && ok; id++) {
         weft_location_def def;
         weft_registry_location_get(reg, (weft_location){id}, &def);
         OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(archive, weft_location_otf2_id(&def));
         if (!w) {
             weft_log_error("the OTF2 library gave no definition writer in '%s'", directory);
-            return false;
+            ok = false;
+            break;
         }
+        if (local)
+            ok = write_location_defs(w, local);
         OTF2_Archive_CloseDefWriter(archive, w);
     }
-    return !otf2_failed(OTF2_Archive_CloseDefFiles(archive), "closing the OTF2 definition files");
+    return !otf2_failed(OTF2_Archive_CloseDefFiles(archive), "closing the OTF2 definition files") &&
+           ok;
 }
 
-weft_status weft__archive_close(weft_registry *reg, const weft_clock_properties *clock)
+weft_status weft__archive_close(weft_registry *reg, weft_registry *global,
+                                const weft_clock_properties *clock, const weft_local_defs *local)
 {
     if (!archive)
         return WEFT_ERR_STATE;
     weft_status st = WEFT_OK;
-    if (otf2_failed(OTF2_Archive_CloseEvtFiles(archive), "closing the OTF2 event files") ||
-        !write_local_definitions(reg))
+    if (otf2_failed(OTF2_Archive_CloseEvtFiles(archive), "closing the OTF2 event files"))
         st = WEFT_ERR_OTF2;
-    if (st == WEFT_OK)
-        st = weft_defs_write_otf2(reg, archive, clock);
+    if (!write_local_definitions(reg, local))
+        st = WEFT_ERR_OTF2;
+    if (global) {
+        weft_status written = weft_defs_write_otf2(global, archive, clock);
+        if (st == WEFT_OK)
+            st = written;
+    }
     if (otf2_failed(OTF2_Archive_Close(archive), "closing the OTF2 archive"))
         st = WEFT_ERR_OTF2;
     archive = NULL;

@@ -13,6 +13,7 @@
 #include "sink.h"
 #include "weft/recorder.h"
 #include "writer.h"
+#include "job_internal.h"
 
 atomic_bool weft__recording;
 
@@ -45,7 +46,18 @@ const weft_config *weft_config_current(void)
 
 static void finalize_at_exit(void)
 {
+    if (weft__job_attached()) {
+        /* A job that missed MPI_Finalize: its archive can only be closed
+         * collectively, and the other ranks are not listening. */
+        weft__job_abandon();
+        return;
+    }
     weft_finalize();
+}
+
+bool weft__lifecycle_running(void)
+{
+    return atomic_load_explicit(&state, memory_order_relaxed) == STATE_RUNNING;
 }
 
 static void init_once_fn(void)
@@ -114,12 +126,12 @@ static void report(const weft_sink_totals *totals, uint32_t locations)
                          (unsigned long long)totals->events_written, locations);
 }
 
-void weft_finalize(void)
+bool weft__finalize_begin(void)
 {
     int expected = STATE_RUNNING;
     if (getpid() != traced_pid ||
         !atomic_compare_exchange_strong(&state, &expected, STATE_FINALISED))
-        return;
+        return false;
     atomic_store_explicit(&weft__recording, false, memory_order_release);
 
     /* After the freeze no location hands over another chunk, so once the
@@ -127,12 +139,28 @@ void weft_finalize(void)
     weft__loc_freeze_all();
     weft__writer_stop();
     weft__loc_for_each_unwritten(weft__sink_write);
+    return true;
+}
 
+void weft__finalize_report(const weft_sink_totals *totals)
+{
+    report(totals, weft__loc_count());
+}
+
+void weft_finalize(void)
+{
+    if (weft__job_attached()) {
+        /* An MPI job's trace is written collectively, in MPI_Finalize. */
+        weft_log_verbose("weft_finalize: the trace is written in MPI_Finalize");
+        return;
+    }
+    if (!weft__finalize_begin())
+        return;
     weft_sink_totals totals = weft__sink_finish(config.write_empty_trace);
     if (totals.archive_open) {
         weft_clock_properties clock;
         weft_clock_describe(totals.first_time, totals.last_time, &clock);
-        weft__archive_close(weft_defs_global(), &clock);
+        weft__archive_close(weft_defs_global(), weft_defs_global(), &clock, NULL);
     } else if (totals.events_written == 0 && totals.events_lost == 0) {
         weft_log_verbose("no events were recorded; no trace written");
     }

@@ -22,4 +22,17 @@ void weft__measurement_on_off(bool on);
 /* The output failed (sink): stop recording for good. */
 void weft__recording_stop_on_error(void);
 
+/* True while the recorder runs (initialised, tracing enabled, not yet
+ * finalised), whether or not recording is paused. */
+bool weft__lifecycle_running(void);
+
+/* The first half of finalisation, shared by weft_finalize and the job's:
+ * stops recording and writes every event still buffered. False when
+ * finalisation already happened (or recording never ran) in this process. */
+bool weft__finalize_begin(void);
+
+/* The last line(s) of finalisation: where the trace went, what was lost. */
+struct weft_sink_totals;
+void weft__finalize_report(const struct weft_sink_totals *totals);
+
 #endif /* WEFT_RECORDER_LIFECYCLE_H */

@@ -135,6 +135,14 @@ static void hand_over_current(weft_loc *loc, bool mid_run)
     loc->free_chunks = chunk;
 }
 
+static void report_growth_once(void)
+{
+    static atomic_bool reported;
+    if (!atomic_exchange(&reported, true))
+        weft_log_verbose("the events recorded before MPI_Init fill WEFT_BUFFER_SIZE; the buffer "
+                         "grows until MPI_Init tells where the trace goes");
+}
+
 /* A free chunk: reused, newly allocated within the bound, or waited for.
  * NULL when finalisation began meanwhile, or when memory ran out with no
  * chunk in flight. *wait_start is set to the start of a wait, if any.
@@ -159,6 +167,16 @@ static weft_chunk *take_free(weft_loc *loc, uint64_t *wait_start)
             if (loc->chunks_allocated == 0)
                 return NULL;
             /* Out of memory, but chunks are in flight: wait for one. */
+        }
+        if (weft__writer_held()) {
+            /* Before MPI_Init nothing can be written: waiting here would
+             * never end, so the buffer grows instead. */
+            chunk = chunk_create(loc);
+            if (chunk) {
+                loc->chunks_allocated++;
+                report_growth_once();
+                return chunk;
+            }
         }
         if (*wait_start == 0)
             *wait_start = weft_clock_now();

@@ -98,6 +98,17 @@ static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, const weft_event *e)
     }
 }
 
+static void fail_output(void);
+
+void weft__sink_archive_opened(bool ok)
+{
+    pthread_mutex_lock(&sink_mutex);
+    archive_tried = true;
+    if (!ok)
+        fail_output();
+    pthread_mutex_unlock(&sink_mutex);
+}
+
 /* Counts the events in slots without writing them. */
 static uint64_t count_events(const weft_slot *slots, size_t count)
 {

@@ -18,6 +18,10 @@
 /* Remembers the configuration the archive is opened with. */
 void weft__sink_configure(const weft_config *cfg);
 
+/* An MPI job opened the archive (ok) or failed to: the sink must not open
+ * one of its own; after a failure events count as lost. */
+void weft__sink_archive_opened(bool ok);
+
 /* Writes `count` slots of events recorded on loc. */
 void weft__sink_write(weft_loc *loc, const weft_slot *slots, size_t count);
 

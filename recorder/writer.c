@@ -16,12 +16,13 @@ static pthread_cond_t work = PTHREAD_COND_INITIALIZER;
 static weft_chunk *queue_head, *queue_tail;
 static bool running;  /* the thread exists and accepts chunks */
 static bool stopping; /* the thread should exit once the queue is empty */
+static bool held;     /* chunks wait in the queue: there is no archive yet */
 static pthread_t thread;
 
 static weft_chunk *pop_or_wait(void)
 {
     pthread_mutex_lock(&queue_mutex);
-    while (!queue_head && !stopping)
+    while ((!queue_head || held) && !stopping)
         pthread_cond_wait(&work, &queue_mutex);
     weft_chunk *chunk = queue_head;
     if (chunk) {
@@ -101,11 +102,28 @@ bool weft__writer_submit(weft_chunk *chunk)
     return queued;
 }
 
+void weft__writer_hold(bool hold)
+{
+    pthread_mutex_lock(&queue_mutex);
+    held = hold;
+    pthread_cond_signal(&work);
+    pthread_mutex_unlock(&queue_mutex);
+}
+
+bool weft__writer_held(void)
+{
+    pthread_mutex_lock(&queue_mutex);
+    bool result = held && running && !stopping;
+    pthread_mutex_unlock(&queue_mutex);
+    return result;
+}
+
 void weft__writer_stop(void)
 {
     pthread_mutex_lock(&queue_mutex);
     bool was_running = running;
     stopping = true;
+    held = false; /* whatever is queued is written now, or counted as lost */
     pthread_cond_signal(&work);
     pthread_mutex_unlock(&queue_mutex);
     if (was_running)

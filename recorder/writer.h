@@ -22,6 +22,15 @@ void weft__writer_start(void);
  * with the chunk owner's mutex held. */
 bool weft__writer_submit(weft_chunk *chunk);
 
+/* While held, queued chunks stay queued: an MPI job has not yet told where
+ * the trace goes (weft/job.h). Releasing the hold writes them in order. */
+void weft__writer_hold(bool hold);
+
+/* True while the writer holds its queue (and runs): locations then grow
+ * beyond their memory bound rather than wait for a chunk that cannot come
+ * back before MPI_Init. */
+bool weft__writer_held(void);
+
 /* Writes every queued chunk, then ends the writer thread. After this,
  * submissions are written synchronously. */
 void weft__writer_stop(void);

@@ -1,0 +1,141 @@
+/* Unifying the definitions of all ranks of a job; see job_internal.h.
+ *
+ * A binomial tree: in round k (stride 2^k) a rank whose bit k is set sends
+ * everything it has merged so far to rank - stride and is done; the others
+ * receive from rank + stride (if it exists) and merge. Rank 0 holds the
+ * global registry after ceil(log2 P) rounds, with the locations in rank
+ * order. It broadcasts the global definitions (without locations), and
+ * every rank finds its own ids in them by merging its local registry into a
+ * copy: as everything is there already, the merge only yields the map.
+ * Cost: log2 P message rounds; each merge is linear in the definitions it
+ * adds, so rank 0 does O(D log P) work for D distinct definitions (ranks
+ * mostly share their regions and strings), plus O(L) for L locations. */
+#include <stdlib.h>
+
+#include "job_internal.h"
+#include "weft/unify.h"
+
+/* Packs `reg` and merges it into `into`. */
+static weft_status merge_registry(weft_registry *into, const weft_registry *reg, uint32_t rank,
+                                  unsigned flags, weft_id_maps *maps)
+{
+    void *buf = NULL;
+    uint64_t len = 0;
+    weft_status st = weft_registry_pack(reg, rank, flags, &buf, &len);
+    if (st == WEFT_OK)
+        st = weft_registry_merge(into, buf, len, maps);
+    free(buf);
+    return st;
+}
+
+/* Tree reduction; on return rank 0's *acc is the global registry. A rank
+ * that failed still takes part (it sends an empty message), so its parent
+ * learns of the failure instead of waiting. */
+static weft_status reduce_tree(const weft_job_ops *job, weft_registry *acc)
+{
+    weft_status st = WEFT_OK;
+    for (uint32_t stride = 1; stride < job->size; stride <<= 1) {
+        if (job->rank & stride) {
+            void *buf = NULL;
+            uint64_t len = 0;
+            if (st == WEFT_OK)
+                st = weft_registry_pack(acc, job->rank, WEFT_PACK_LOCATIONS, &buf, &len);
+            if (st != WEFT_OK)
+                len = 0;
+            if (job->send(buf, len, job->rank - stride, job->data) != 0 && st == WEFT_OK)
+                st = WEFT_ERR_IO;
+            free(buf);
+            return st;
+        }
+        if (job->rank + stride >= job->size)
+            continue;
+        void *buf = NULL;
+        uint64_t len = 0;
+        if (job->recv(&buf, &len, job->rank + stride, job->data) != 0)
+            st = WEFT_ERR_IO;
+        else if (len == 0)
+            st = WEFT_ERR_STATE; /* the child failed */
+        else if (st == WEFT_OK)
+            st = weft_registry_merge(acc, buf, len, NULL);
+        free(buf);
+    }
+    return st;
+}
+
+/* Rank 0's global definitions, without locations, to every rank. */
+static weft_status broadcast_global(const weft_job_ops *job, const weft_registry *global,
+                                    weft_status st, void **buf, uint64_t *len)
+{
+    *buf = NULL;
+    *len = 0;
+    if (job->rank == 0 && st == WEFT_OK && weft_registry_pack(global, 0, 0, buf, len) != WEFT_OK)
+        *len = 0;
+    uint64_t size = *len; /* 0: rank 0 has nothing to send */
+    if (job->bcast(&size, sizeof(size), 0, job->data) != 0 || size == 0)
+        return WEFT_ERR_STATE;
+    if (job->rank != 0) {
+        *buf = malloc(size);
+        *len = size;
+    }
+    /* Every rank takes part in the broadcast, even one without memory. */
+    void *target = *buf;
+    void *scratch = NULL;
+    if (!target)
+        target = scratch = malloc(size);
+    int rc = target ? job->bcast(target, size, 0, job->data) : -1;
+    free(scratch);
+    return rc == 0 && *buf ? WEFT_OK : WEFT_ERR_NO_MEMORY;
+}
+
+weft_status weft__job_unify(const weft_job_ops *job, weft_registry *local,
+                            weft_registry **global, uint32_t **region_map,
+                            uint32_t *region_count, uint32_t **comm_map, uint32_t *comm_count)
+{
+    *global = NULL;
+    *region_map = *comm_map = NULL;
+    *region_count = *comm_count = 0;
+
+    weft_registry *acc = weft_registry_create();
+    weft_status st = acc ? merge_registry(acc, local, job->rank, WEFT_PACK_LOCATIONS, NULL)
+                         : WEFT_ERR_NO_MEMORY;
+    weft_status tree = reduce_tree(job, acc);
+    if (st == WEFT_OK)
+        st = tree;
+
+    void *buf = NULL;
+    uint64_t len = 0;
+    weft_status shared = broadcast_global(job, acc, st, &buf, &len);
+    if (job->rank != 0 && st == WEFT_OK)
+        st = shared;
+
+    /* This rank's ids in the global definitions. */
+    weft_id_maps maps = {0};
+    weft_registry *copy = st == WEFT_OK ? weft_registry_create() : NULL;
+    if (st == WEFT_OK && !copy)
+        st = WEFT_ERR_NO_MEMORY;
+    if (st == WEFT_OK)
+        st = weft_registry_merge(copy, buf, len, NULL);
+    if (st == WEFT_OK)
+        st = merge_registry(copy, local, job->rank, 0, &maps);
+    weft_registry_destroy(copy);
+    free(buf);
+
+    /* Everyone fails alike, or nobody does. */
+    uint64_t ok = st == WEFT_OK;
+    if (job->allreduce_u64(&ok, 1, false, job->data) != 0 || ok != 1) {
+        weft_id_maps_free(&maps);
+        weft_registry_destroy(acc);
+        return st == WEFT_OK ? WEFT_ERR_STATE : st;
+    }
+    if (job->rank == 0)
+        *global = acc;
+    else
+        weft_registry_destroy(acc);
+    *region_map = maps.regions;
+    *region_count = maps.region_count;
+    *comm_map = maps.comms;
+    *comm_count = maps.comm_count;
+    maps.regions = maps.comms = NULL;
+    weft_id_maps_free(&maps);
+    return WEFT_OK;
+}
