@@ -14,8 +14,10 @@
 #define WEFT_PMPI_INTERNAL_H
 
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
+#include "pmpi_regions.h"
 #include "weft/definitions.h"
 
 /* ---- pmpi_job.c --------------------------------------------------------- */
@@ -52,5 +54,52 @@ void weft__pmpi_clock_sync(MPI_Comm comm);
  * WEFT_CLOCK_SYNC_INTERVAL has passed since the last one (all ranks agree
  * without extra messages between checkpoints). */
 void weft__pmpi_clock_checkpoint(void);
+
+/* ---- pmpi_comms.c: communicators for events ------------------------------ */
+
+/* The weft communicator of MPI_COMM_WORLD (WEFT_INVALID_ID until
+ * weft__pmpi_comms_init). Written once by weft__pmpi_comms_init (release
+ * store, after weft__pmpi_world_rank/size), read with acquire. */
+extern _Atomic uint32_t weft__pmpi_world_comm;
+/* This process's rank in MPI_COMM_WORLD and its size; valid once
+ * weft__pmpi_world_comm is (read them after an acquire load of it). */
+extern int weft__pmpi_world_rank;
+extern int weft__pmpi_world_size;
+
+/* The weft communicator of comm, defining it first if it was never seen (a
+ * communicator made by a call weft does not wrap, or through PMPI by a
+ * library: its key is a hash of its members' world ranks). Returns
+ * WEFT_COMM_INVALID for MPI_COMM_NULL, before weft__pmpi_comms_init, or when
+ * it cannot be defined. Thread-safe; takes no lock for known communicators. */
+weft_comm weft__pmpi_comm_lookup(MPI_Comm comm);
+
+/* The same, with MPI_COMM_WORLD answered from a cached value: the hot path
+ * of every message event. */
+static inline weft_comm weft__pmpi_comm_of(MPI_Comm comm)
+{
+    if (WEFT_PMPI_LIKELY(comm == MPI_COMM_WORLD))
+        /* Acquire: pairs with the release store in weft__pmpi_comms_init. */
+        return (weft_comm){atomic_load_explicit(&weft__pmpi_world_comm, memory_order_acquire)};
+    return weft__pmpi_comm_lookup(comm);
+}
+
+/* ---- shared helpers ------------------------------------------------------ */
+
+/* count elements of type in bytes; 0 for count <= 0 or MPI_DATATYPE_NULL
+ * (then the type is not looked at: a datatype argument MPI ignores may be
+ * anything). Only call it for arguments MPI uses: PMPI_Type_size on an
+ * invalid datatype invokes MPI's error handler. Hot-path safe. */
+static inline uint64_t weft__pmpi_type_bytes(int count, MPI_Datatype type)
+{
+    int size = 0;
+    if (count <= 0 || type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS ||
+        size <= 0)
+        return 0;
+    return (uint64_t)count * (uint64_t)size;
+}
+
+/* The size of a received message in bytes, from its status (0 when MPI
+ * cannot tell). */
+uint64_t weft__pmpi_status_bytes(const MPI_Status *status);
 
 #endif /* WEFT_PMPI_INTERNAL_H */
