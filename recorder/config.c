@@ -1,7 +1,7 @@
 /* Reading WEFT_* variables: the parsers (sizes with units, booleans, timer
- * names) and the table `weft info` prints. The list of variables lives in
- * weft/config.h; this file only interprets it. A bad value never stops the
- * program: one stderr line, then the default. */
+ * names, durations) and the table `weft info` prints. The list of variables
+ * lives in weft/config.h; this file only interprets it. A bad value never
+ * stops the program: one stderr line, then the default. */
 #include "weft/config.h"
 
 #include <ctype.h>
@@ -96,6 +96,86 @@ weft_status weft_config_parse_timer(const char *text, weft_timer_kind *out)
     return WEFT_ERR_INVALID;
 }
 
+/* Duration units, longest suffix first where one is a prefix of another
+ * ("ms" before "m", "min" before "m"). */
+typedef struct duration_unit {
+    const char *suffix;
+    uint64_t ns;
+} duration_unit;
+
+static const duration_unit duration_units[] = {
+    {"ns", 1},
+    {"us", 1000},
+    {"ms", 1000000},
+    {"min", UINT64_C(60000000000)},
+    {"s", UINT64_C(1000000000)},
+    {"m", UINT64_C(60000000000)},
+    {"h", UINT64_C(3600000000000)},
+};
+
+/* The nanoseconds in fraction / scale units of unit_ns each (scale = 10^k,
+ * k <= 9), rounded down, without overflow: with unit_ns = q * scale + r the
+ * product is fraction * q + fraction * r / scale, and both terms fit
+ * (fraction < scale <= 10^9, so fraction * q < unit_ns and r < scale). */
+static uint64_t fraction_ns(uint64_t fraction, uint64_t scale, uint64_t unit_ns)
+{
+    return fraction * (unit_ns / scale) + fraction * (unit_ns % scale) / scale;
+}
+
+weft_status weft_config_parse_duration(const char *text, uint64_t *ns_out)
+{
+    *ns_out = 0;
+    if (!text)
+        return WEFT_ERR_INVALID;
+    while (isspace((unsigned char)*text))
+        text++;
+    if (!isdigit((unsigned char)*text))
+        return WEFT_ERR_INVALID;
+    /* Digits by hand rather than strtod: no locale decimal comma, exact. */
+    uint64_t whole = 0;
+    bool too_large = false;
+    for (; isdigit((unsigned char)*text); text++) {
+        unsigned digit = (unsigned)(*text - '0');
+        if (whole > (UINT64_MAX - digit) / 10)
+            too_large = true;
+        else
+            whole = whole * 10 + digit;
+    }
+    uint64_t fraction = 0, scale = 1; /* the fraction is fraction / scale */
+    if (*text == '.') {
+        text++;
+        if (!isdigit((unsigned char)*text))
+            return WEFT_ERR_INVALID;
+        for (; isdigit((unsigned char)*text); text++) {
+            if (scale < 1000000000u) { /* finer than a nanosecond of a second */
+                fraction = fraction * 10 + (uint64_t)(*text - '0');
+                scale *= 10;
+            }
+        }
+    }
+    uint64_t unit_ns = UINT64_C(1000000000); /* no unit: seconds */
+    for (size_t i = 0; i < sizeof(duration_units) / sizeof(duration_units[0]); i++) {
+        size_t len = strlen(duration_units[i].suffix);
+        if (strncasecmp(text, duration_units[i].suffix, len) == 0) {
+            unit_ns = duration_units[i].ns;
+            text += len;
+            break;
+        }
+    }
+    while (isspace((unsigned char)*text))
+        text++;
+    if (*text != '\0')
+        return WEFT_ERR_INVALID;
+    if (too_large || whole > UINT64_MAX / unit_ns)
+        return WEFT_ERR_RANGE;
+    uint64_t ns = whole * unit_ns;
+    uint64_t part = fraction_ns(fraction, scale, unit_ns);
+    if (ns > UINT64_MAX - part)
+        return WEFT_ERR_RANGE;
+    *ns_out = ns + part;
+    return WEFT_OK;
+}
+
 /* One reader per value type. Each leaves the default in place and says so
  * when the text does not parse. */
 static void read_bool(const char *name, const char *text, const char *def, bool *field)
@@ -148,10 +228,26 @@ static void read_timer(const char *name, const char *text, const char *def,
     }
 }
 
+static void read_duration(const char *name, const char *text, const char *def, uint64_t *field)
+{
+    weft_config_parse_duration(def, field);
+    if (!text)
+        return;
+    uint64_t value = 0;
+    weft_status st = weft_config_parse_duration(text, &value);
+    if (st != WEFT_OK)
+        weft_log_error("%s='%s' is not a duration (a number with optional unit ns, us, ms, s, m "
+                       "or h; plain numbers are seconds)%s; using %s",
+                       name, text, st == WEFT_ERR_RANGE ? ": too large" : "", def);
+    else
+        *field = value;
+}
+
 #define READ_WEFT_CONFIG_BOOL read_bool
 #define READ_WEFT_CONFIG_SIZE read_size
 #define READ_WEFT_CONFIG_PATH read_path
 #define READ_WEFT_CONFIG_TIMER read_timer
+#define READ_WEFT_CONFIG_DURATION read_duration
 
 void weft_config_load(weft_config *cfg)
 {

@@ -1,5 +1,5 @@
-/* WEFT_* parsing: sizes with units, booleans and timers, table-driven with
- * bad input; weft_config_load falls back to defaults on bad values; the
+/* WEFT_* parsing: sizes with units, booleans, timers and durations,
+ * table-driven with bad input; weft_config_load falls back to defaults on bad values; the
  * `weft info` table lists every variable. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -52,6 +52,68 @@ static void test_sizes(void **state)
     assert_int_equal(weft_config_parse_size(NULL, &value), WEFT_ERR_INVALID);
 }
 
+typedef struct duration_case {
+    const char *text;
+    weft_status status;
+    uint64_t ns;
+} duration_case;
+
+#define NS_PER_S UINT64_C(1000000000)
+
+static void test_durations(void **state)
+{
+    (void)state;
+    static const duration_case cases[] = {
+        {"10s", WEFT_OK, 10 * NS_PER_S},
+        {"500ms", WEFT_OK, 500000000},
+        {"2m", WEFT_OK, 120 * NS_PER_S},
+        {"2min", WEFT_OK, 120 * NS_PER_S},
+        {"1.5s", WEFT_OK, 1500000000},
+        {"0.25m", WEFT_OK, 15 * NS_PER_S},
+        {"1h", WEFT_OK, 3600 * NS_PER_S},
+        {"250us", WEFT_OK, 250000},
+        {"40ns", WEFT_OK, 40},
+        {"0", WEFT_OK, 0},
+        {"0s", WEFT_OK, 0},
+        {"30", WEFT_OK, 30 * NS_PER_S}, /* plain numbers are seconds */
+        {"0.05", WEFT_OK, 50000000},
+        {"50MS", WEFT_OK, 50000000}, /* any case */
+        {" 10s ", WEFT_OK, 10 * NS_PER_S},
+        {"1.0000000019s", WEFT_OK, NS_PER_S + 1}, /* below a nanosecond: dropped */
+        {"1.5ns", WEFT_OK, 1},
+        {"18446744073ms", WEFT_OK, UINT64_C(18446744073000000)},
+        {"18446744073.709551615s", WEFT_OK, UINT64_C(18446744073709551615)},
+        {"", WEFT_ERR_INVALID, 0},
+        {" ", WEFT_ERR_INVALID, 0},
+        {"s", WEFT_ERR_INVALID, 0},
+        {"ten seconds", WEFT_ERR_INVALID, 0},
+        {"-1s", WEFT_ERR_INVALID, 0},
+        {"+1s", WEFT_ERR_INVALID, 0},
+        {".5s", WEFT_ERR_INVALID, 0},
+        {"1.s", WEFT_ERR_INVALID, 0},
+        {"1,5s", WEFT_ERR_INVALID, 0},
+        {"10 s", WEFT_ERR_INVALID, 0},
+        {"10sec", WEFT_ERR_INVALID, 0},
+        {"10d", WEFT_ERR_INVALID, 0},
+        {"5mx", WEFT_ERR_INVALID, 0},
+        {"1e3", WEFT_ERR_INVALID, 0},
+        {"10s junk", WEFT_ERR_INVALID, 0},
+        {"18446744074s", WEFT_ERR_RANGE, 0},
+        {"18446744073.709551616s", WEFT_ERR_RANGE, 0},
+        {"99999999999999999999ns", WEFT_ERR_RANGE, 0},
+        {"6000000h", WEFT_ERR_RANGE, 0},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        uint64_t ns = 12345;
+        weft_status st = weft_config_parse_duration(cases[i].text, &ns);
+        if (st != cases[i].status || ns != cases[i].ns)
+            fail_msg("'%s': got status %d value %llu", cases[i].text, st, (unsigned long long)ns);
+    }
+    uint64_t ns = 12345;
+    assert_int_equal(weft_config_parse_duration(NULL, &ns), WEFT_ERR_INVALID);
+    assert_int_equal(ns, 0);
+}
+
 static void test_bools_and_timers(void **state)
 {
     (void)state;
@@ -90,13 +152,16 @@ static void test_load_defaults_and_fallbacks(void **state)
     assert_int_equal(cfg.buffer_size, 16u << 20);
     assert_null(cfg.experiment_directory);
     assert_int_equal(cfg.timer, WEFT_TIMER_MONOTONIC);
+    assert_int_equal(cfg.clock_sync_interval_ns, 10 * NS_PER_S);
 
     /* Bad values: each falls back to its default. */
     setenv("WEFT_BUFFER_SIZE", "lots", 1);
     setenv("WEFT_TIMER", "sundial", 1);
     setenv("WEFT_ENABLE_TRACING", "perhaps", 1);
     setenv("WEFT_EXPERIMENT_DIRECTORY", "", 1);
+    setenv("WEFT_CLOCK_SYNC_INTERVAL", "often", 1);
     weft_config_load(&cfg);
+    assert_int_equal(cfg.clock_sync_interval_ns, 10 * NS_PER_S);
     assert_int_equal(cfg.buffer_size, 16u << 20);
     assert_int_equal(cfg.timer, WEFT_TIMER_AUTO);
     assert_true(cfg.enable_tracing);
@@ -107,9 +172,15 @@ static void test_load_defaults_and_fallbacks(void **state)
     assert_int_equal(cfg.buffer_size, 16u << 20);
     setenv("WEFT_BUFFER_SIZE", "256K", 1);
     setenv("WEFT_ENABLE_TRACING", "off", 1);
+    setenv("WEFT_CLOCK_SYNC_INTERVAL", "50ms", 1);
     weft_config_load(&cfg);
     assert_int_equal(cfg.buffer_size, 256u << 10);
     assert_false(cfg.enable_tracing);
+    assert_int_equal(cfg.clock_sync_interval_ns, 50000000);
+    setenv("WEFT_CLOCK_SYNC_INTERVAL", "0", 1); /* no intermediate syncs */
+    weft_config_load(&cfg);
+    assert_int_equal(cfg.clock_sync_interval_ns, 0);
+    unsetenv("WEFT_CLOCK_SYNC_INTERVAL");
 }
 
 static void test_info_table(void **state)
@@ -117,8 +188,9 @@ static void test_info_table(void **state)
     (void)state;
     size_t count = 0;
     const weft_config_var *vars = weft_config_vars(&count);
-    const char *expected[] = {"WEFT_ENABLE_TRACING", "WEFT_EXPERIMENT_DIRECTORY",
-                              "WEFT_BUFFER_SIZE", "WEFT_TIMER", "WEFT_VERBOSE",
+    const char *expected[] = {"WEFT_ENABLE_TRACING",      "WEFT_EXPERIMENT_DIRECTORY",
+                              "WEFT_BUFFER_SIZE",         "WEFT_TIMER",
+                              "WEFT_CLOCK_SYNC_INTERVAL", "WEFT_VERBOSE",
                               "WEFT_WRITE_EMPTY_TRACE"};
     assert_int_equal(count, sizeof(expected) / sizeof(expected[0]));
     for (size_t i = 0; i < count; i++) {
@@ -132,6 +204,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_durations),
         cmocka_unit_test(test_bools_and_timers),
         cmocka_unit_test(test_load_defaults_and_fallbacks),
         cmocka_unit_test(test_info_table),

@@ -30,6 +30,7 @@ typedef enum weft_config_type {
     WEFT_CONFIG_SIZE,
     WEFT_CONFIG_PATH,
     WEFT_CONFIG_TIMER,
+    WEFT_CONFIG_DURATION,
 } weft_config_type;
 
 /* clang-format off */
@@ -50,6 +51,11 @@ typedef enum weft_config_type {
       "Event clock: tsc (invariant time-stamp counter, calibrated against "                \
       "CLOCK_MONOTONIC), monotonic (clock_gettime) or auto (tsc when the CPU has an "      \
       "invariant one).")                                                                  \
+    X(CLOCK_SYNC_INTERVAL, clock_sync_interval_ns, WEFT_CONFIG_DURATION, "10s",           \
+      "How often, at most, MPI ranks measure their clock offsets against rank 0 "         \
+      "between MPI_Init and MPI_Finalize (which always measure), at a collective on "     \
+      "MPI_COMM_WORLD: e.g. 10s, 500ms, 2m, 1.5s; a plain number is seconds. 0: only "    \
+      "at MPI_Init and MPI_Finalize.")                                                    \
     X(VERBOSE, verbose, WEFT_CONFIG_BOOL, "false",                                        \
       "Progress and diagnostics on stderr: configuration, where the trace went, "          \
       "buffer statistics.")                                                                \
@@ -63,6 +69,7 @@ typedef struct weft_config {
     const char *experiment_directory; /* NULL: generate a name */
     uint64_t buffer_size;
     weft_timer_kind timer;
+    uint64_t clock_sync_interval_ns; /* 0: no syncs between MPI_Init and MPI_Finalize */
     bool verbose;
     bool write_empty_trace;
 } weft_config;
@@ -100,6 +107,14 @@ weft_status weft_config_parse_bool(const char *text, bool *out);
 
 /* Parses auto, tsc, monotonic (any case). */
 weft_status weft_config_parse_timer(const char *text, weft_timer_kind *out);
+
+/* Parses a duration into nanoseconds: a number with an optional fraction and
+ * an optional unit ns, us, ms, s, m (or min), h (any case); no unit means
+ * seconds ("10s", "500ms", "2m", "1.5s", "0", "30"). Digits of the fraction
+ * beyond a nanosecond are dropped. Returns WEFT_ERR_INVALID for text that is
+ * not a duration (*ns_out is then 0) and WEFT_ERR_RANGE when it overflows 64
+ * bits of nanoseconds. */
+weft_status weft_config_parse_duration(const char *text, uint64_t *ns_out);
 
 #ifdef __cplusplus
 }
