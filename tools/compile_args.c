@@ -57,8 +57,10 @@ static const suffix_lang suffix_langs[] = {
     {"f08", WEFT_COMPILE_LANG_FORTRAN_FREE},  {"F08", WEFT_COMPILE_LANG_FORTRAN_FREE},
 };
 
-static const char *const mpi_wrapper_prefixes[] = {"mpicc", "mpicxx", "mpic++", "mpiCC", "mpif77",
-                                                   "mpif90", "mpifort"};
+static const char *const mpi_wrappers[] = {
+    "mpicc", "mpicxx", "mpic++", "mpiCC", "mpif77", "mpif90", "mpifort",
+    "mpiicc", "mpiicpc", "mpiifort", "mpiicx", "mpiicpx", "mpiifx", /* Intel MPI */
+};
 /* clang-format on */
 
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
@@ -126,7 +128,19 @@ bool weft__compile_is_object(const char *path)
 
 bool weft__compile_is_mpi_wrapper(const char *compiler)
 {
-    return has_any_prefix(base_name(compiler), mpi_wrapper_prefixes, COUNT(mpi_wrapper_prefixes));
+    const char *name = base_name(compiler);
+    for (size_t i = 0; i < COUNT(mpi_wrappers); i++) {
+        size_t len = strlen(mpi_wrappers[i]);
+        if (strncmp(name, mpi_wrappers[i], len) != 0)
+            continue;
+        /* A suffix only after a separator or as a version number: mpicc.openmpi,
+         * mpicc-4.1, mpicc12, but not mpiccache. */
+        char next = name[len];
+        if (next == '\0' || next == '.' || next == '-' || next == '_' ||
+            (next >= '0' && next <= '9'))
+            return true;
+    }
+    return false;
 }
 
 void weft__compile_plan_clear(weft_compile_plan *plan)
@@ -210,6 +224,12 @@ static int classify_option(weft_compile_plan *plan, scan *s, int i)
         plan->depfile_path = last > i ? plan->argv[last] : arg + 3;
         return last;
     }
+    /* An MPI library named with -l (-lmpi, -lmpich, -lmpi_cxx, -l mpifort):
+     * libweft-mpi must come before it on the link line. */
+    if (!plan->mpi_library &&
+        ((strcmp(arg, "-l") == 0 && i + 1 < plan->argc && has_prefix(plan->argv[i + 1], "mpi")) ||
+         has_prefix(arg, "-lmpi")))
+        plan->mpi_library = i;
     if (in_list(arg, separate_arg_link_flags, COUNT(separate_arg_link_flags)))
         return take(plan, s, i, true, WEFT_COMPILE_ARG_LINK_FLAG);
     if (has_prefix(arg, "-l") || has_prefix(arg, "-L") || has_prefix(arg, "-Wl,") ||
@@ -335,5 +355,6 @@ weft_status weft__compile_plan_make(int argc, char **argv, weft_compile_plan *pl
     }
     settle_sources(plan, &s);
     decide_mode(plan, &s);
+    plan->mpi = plan->mpi_library > 0 || (argc > 0 && weft__compile_is_mpi_wrapper(argv[0]));
     return WEFT_OK;
 }

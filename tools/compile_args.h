@@ -55,6 +55,10 @@ typedef struct weft_compile_plan {
     const char *object_suffix; /* ".o" for -c, ".s" for -S, NULL when linking */
     bool openmp;               /* OpenMP is on (-fopenmp, -fopenmp=LIB, -qopenmp, ...) */
     bool shared;               /* -shared: the link makes a shared library */
+    bool mpi;                  /* an MPI program: the compiler is an MPI wrapper or the
+                                  command names an MPI library (-lmpi*) */
+    int mpi_library;           /* index of the first -lmpi* (or of the -l of "-l mpi*"),
+                                  0 when there is none */
     bool depfile;              /* -MD or -MMD: each compile writes a make dependency file */
     const char *depfile_path;  /* the -MF file, or NULL (then OBJECT with .d) */
 } weft_compile_plan;
@@ -83,7 +87,10 @@ weft_compile_lang weft__compile_lang_of(const char *path);
 bool weft__compile_is_object(const char *path);
 
 /* True when COMPILER (a path or a name) is an MPI compiler wrapper: its base
- * name starts with mpicc, mpicxx, mpic++, mpiCC, mpif77, mpif90 or mpifort. */
+ * name is mpicc, mpicxx, mpic++, mpiCC, mpif77, mpif90, mpifort or one of
+ * Intel MPI's (mpiicc, mpiicpc, mpiifort, mpiicx, mpiicpx, mpiifx), alone or
+ * followed by a version or flavour suffix (mpicc.openmpi, mpicc-4.1,
+ * mpif90.mpich, mpicc12). */
 bool weft__compile_is_mpi_wrapper(const char *compiler);
 
 #endif /* WEFT_TOOLS_COMPILE_ARGS_H */

@@ -6,7 +6,8 @@
  * `opari2-config --region-initialization` prints; here both run as argument
  * vectors, never through a shell. The unit is compiled with the user's
  * compiler (as C, with -x c, which g++, clang++ and gfortran accept too) and
- * linked together with libweft. */
+ * linked together with libweft, and for MPI programs libweft-mpi (the PMPI
+ * wrappers) before it. */
 #include "compile.h"
 
 #include <errno.h>
@@ -23,6 +24,9 @@
 #endif
 #ifndef WEFT_INSTALL_LIBDIR_FROM_BINDIR
 #error "WEFT_INSTALL_LIBDIR_FROM_BINDIR (e.g. ../lib) must be defined by the build"
+#endif
+#ifndef WEFT_BUILD_MPI_LIBDIR
+#error "WEFT_BUILD_MPI_LIBDIR (libweft-mpi.so's build-tree directory, or \"\") must be defined"
 #endif
 
 static bool is_file(const char *path)
@@ -93,6 +97,44 @@ static char *find_libdir(void)
     free(owned[0]);
     free(owned[1]);
     return found;
+}
+
+/* Where libweft-mpi.so is, for an MPI link against libweft in LIBDIR: the
+ * same directory when libweft is installed (both install into one lib
+ * directory), the build tree's adapters/pmpi when LIBDIR is the build tree.
+ * Never an installed libweft with a build tree's libweft-mpi: the two must
+ * come from one build. Returns a malloc'ed directory, or NULL when
+ * libweft-mpi was not built (reported in one line; the link goes on without
+ * it) or memory ran out (*no_memory set). */
+static char *find_mpi_libdir(const char *libdir, bool *no_memory)
+{
+    const char *candidates[2] = {libdir, NULL};
+    if (strcmp(libdir, WEFT_BUILD_LIBDIR) == 0 && WEFT_BUILD_MPI_LIBDIR[0] != '\0')
+        candidates[1] = WEFT_BUILD_MPI_LIBDIR;
+    *no_memory = false;
+    for (size_t i = 0; i < 2 && candidates[i]; i++) {
+        char *lib = join(candidates[i], "libweft-mpi.so");
+        if (!lib) {
+            *no_memory = true;
+            return NULL;
+        }
+        bool found = is_file(lib);
+        free(lib);
+        if (found) {
+            char *dir = strdup(candidates[i]);
+            *no_memory = dir == NULL;
+            return dir;
+        }
+    }
+    if (strcmp(libdir, WEFT_BUILD_LIBDIR) == 0 && WEFT_BUILD_MPI_LIBDIR[0] == '\0')
+        fprintf(stderr, "weft compile: this weft was built without MPI (no libweft-mpi); "
+                        "linking without it: MPI calls will not be recorded\n");
+    else
+        fprintf(stderr,
+                "weft compile: cannot find libweft-mpi.so in %s%s%s; linking without it: MPI "
+                "calls will not be recorded\n",
+                candidates[0], candidates[1] ? " or " : "", candidates[1] ? candidates[1] : "");
+    return NULL;
 }
 
 /* Adds the library -lNAME (or -l:FILE) resolves to in the -L directories of
@@ -316,38 +358,59 @@ static int compile_init_unit(const weft_compile_ctx *ctx, const char *source, co
     return status;
 }
 
-/* The link command: the user's, each instrumented source replaced by its
- * object, then the region-initialisation object and libweft. */
-static void link_command(const weft_compile_ctx *ctx, const char *init_object, const char *libdir,
-                         weft_compile_argv *argv)
+/* The libraries weft adds to a link: the region-initialisation object,
+ * libweft-mpi (when MPI_LIBDIR is set) and libweft, each directory with -L. */
+static void push_weft_libraries(weft_compile_argv *argv, const char *init_object,
+                                const char *libdir, const char *mpi_libdir)
 {
-    const weft_compile_plan *plan = ctx->plan;
-    weft__compile_argv_push(argv, plan->argv[0]);
-    for (int i = 1; i < plan->argc; i++)
-        weft__compile_argv_push(argv, ctx->objects[i] ? ctx->objects[i] : plan->argv[i]);
     weft__compile_argv_push(argv, init_object);
     weft__compile_argv_push2(argv, "-L", libdir);
-    /* Loaded even when the program calls nothing in it directly (a linker
-     * that defaults to --as-needed would drop it), without changing the
+    if (mpi_libdir && strcmp(mpi_libdir, libdir) != 0)
+        weft__compile_argv_push2(argv, "-L", mpi_libdir);
+    /* Loaded even when the program calls nothing in them directly (a linker
+     * that defaults to --as-needed would drop them), without changing the
      * --as-needed state for the libraries the driver adds after us. */
     weft__compile_argv_push(argv, "-Wl,--push-state,--no-as-needed");
-    /* libweft-mpi (the PMPI wrappers) joins MPI links once it is built; until
-     * then it is not in LIBDIR and this adds nothing. */
-    if (weft__compile_is_mpi_wrapper(plan->argv[0])) {
-        char *mpi_lib = join(libdir, "libweft-mpi.so");
-        if (!mpi_lib)
-            argv->failed = true;
-        else if (is_file(mpi_lib))
-            weft__compile_argv_push(argv, "-lweft-mpi");
-        free(mpi_lib);
-    }
+    if (mpi_libdir)
+        weft__compile_argv_push(argv, "-lweft-mpi");
     weft__compile_argv_push(argv, "-lweft");
     weft__compile_argv_push(argv, "-Wl,--pop-state");
+}
+
+static void push_rpath(weft_compile_argv *argv, const char *dir)
+{
     /* -Xlinker, not -Wl,: a comma in the directory must not split it. */
     weft__compile_argv_push(argv, "-Xlinker");
     weft__compile_argv_push(argv, "-rpath");
     weft__compile_argv_push(argv, "-Xlinker");
-    weft__compile_argv_push(argv, libdir);
+    weft__compile_argv_push(argv, dir);
+}
+
+/* The link command: the user's, each instrumented source replaced by its
+ * object, with weft's libraries added (push_weft_libraries).
+ *
+ * With MPI, libweft-mpi must come before the MPI library on the link line:
+ * the dynamic linker binds the program's MPI_Send to the first library in
+ * the program's DT_NEEDED order that defines it, and that must be
+ * libweft-mpi, whose MPI_Send calls the library's PMPI_Send. An MPI wrapper
+ * (mpicc) appends -lmpi after all the user's arguments, so weft's libraries
+ * go at the end of those; a -lmpi* among them moves weft's libraries just
+ * before it. */
+static void link_command(const weft_compile_ctx *ctx, const char *init_object, const char *libdir,
+                         const char *mpi_libdir, weft_compile_argv *argv)
+{
+    const weft_compile_plan *plan = ctx->plan;
+    weft__compile_argv_push(argv, plan->argv[0]);
+    for (int i = 1; i < plan->argc; i++) {
+        if (i == plan->mpi_library)
+            push_weft_libraries(argv, init_object, libdir, mpi_libdir);
+        weft__compile_argv_push(argv, ctx->objects[i] ? ctx->objects[i] : plan->argv[i]);
+    }
+    if (!plan->mpi_library)
+        push_weft_libraries(argv, init_object, libdir, mpi_libdir);
+    push_rpath(argv, libdir);
+    if (mpi_libdir && strcmp(mpi_libdir, libdir) != 0)
+        push_rpath(argv, mpi_libdir);
 }
 
 int weft__compile_link(weft_compile_ctx *ctx)
@@ -356,9 +419,18 @@ int weft__compile_link(weft_compile_ctx *ctx)
     char *init_source = join(ctx->work_dir, "pomp2_init_regions.c");
     char *init_object = join(ctx->work_dir, "pomp2_init_regions.o");
     char *libdir = find_libdir();
+    char *mpi_libdir = NULL;
     int status = 1;
     if (!libdir)
         goto fail;
+    if (ctx->plan->mpi) {
+        bool no_memory = false;
+        mpi_libdir = find_mpi_libdir(libdir, &no_memory);
+        if (no_memory) {
+            status = weft__compile_no_memory();
+            goto fail;
+        }
+    }
     if (!init_source || !init_object) {
         status = weft__compile_no_memory();
         goto fail;
@@ -373,13 +445,14 @@ int weft__compile_link(weft_compile_ctx *ctx)
         status = compile_init_unit(ctx, init_source, init_object);
     if (status)
         goto fail;
-    link_command(ctx, init_object, libdir, &argv);
+    link_command(ctx, init_object, libdir, mpi_libdir, &argv);
     status = weft__compile_argv_ok(&argv)
                  ? weft__compile_run_step(ctx, weft__compile_argv_items(&argv), -1, -1, NULL)
                  : weft__compile_no_memory();
 fail:
     weft__compile_argv_free(&argv);
     weft__compile_argv_free(&files);
+    free(mpi_libdir);
     free(libdir);
     free(init_object);
     free(init_source);

@@ -7,6 +7,10 @@
 #   PROGRAMS  tests/compile/programs
 #   PRELOAD   empty, or the sanitizer runtime a sanitized libweft needs
 #             loaded first (the programs run with it in LD_PRELOAD)
+#   MPIEXEC, MPI_INCLUDE, MPI_LIBDIR, OTF2_PRINT, WEFT_LIB, WEFT_MPI_LIB
+#             for the MPI scenarios only: mpiexec, the directories of mpi.h
+#             and libmpi.so, otf2-print, and libweft and libweft-mpi (the
+#             versioned files) for the installed layout of mpi_installed
 #   WORKDIR   a directory of this test's own, emptied first, holding
 #             src/    a copy of PROGRAMS (the sources are compiled from here)
 #             build/  the current directory of every command
@@ -97,6 +101,59 @@ macro(run_program program expected)
         fail_test("the program printed something else than '${expected}'")
     endif()
 endmacro()
+
+# run_mpi_program(PROGRAM EXPECTED_STDOUT): the same, under mpiexec with two
+# ranks (as root, Open MPI's mpiexec needs to be told that this is fine).
+macro(run_mpi_program program expected)
+    math(EXPR run_count "${run_count} + 1")
+    set(ENV{WEFT_EXPERIMENT_DIRECTORY} "${WORKDIR}/trace${run_count}")
+    set(mpiexec_flags "")
+    execute_process(COMMAND id -u OUTPUT_VARIABLE uid OUTPUT_STRIP_TRAILING_WHITESPACE)
+    execute_process(COMMAND "${MPIEXEC}" --version OUTPUT_VARIABLE mpiexec_version
+        ERROR_QUIET)
+    if(mpiexec_version MATCHES "Open MPI|OpenRTE")
+        list(APPEND mpiexec_flags --oversubscribe)
+        if(uid STREQUAL "0")
+            list(APPEND mpiexec_flags --allow-run-as-root)
+        endif()
+    endif()
+    string(REPLACE ";" " " last_command "${MPIEXEC};${mpiexec_flags};-n 2 ${program}")
+    if(PRELOAD)
+        set(ENV{LD_PRELOAD} "${PRELOAD}")
+        set(ENV{ASAN_OPTIONS} "detect_leaks=0")
+        set(ENV{TSAN_OPTIONS} "report_bugs=0")
+    endif()
+    execute_process(COMMAND "${MPIEXEC}" ${mpiexec_flags} -n 2 "${BUILD}/${program}"
+        WORKING_DIRECTORY "${BUILD}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+        TIMEOUT 60)
+    unset(ENV{LD_PRELOAD})
+    expect_exit(0)
+    if(NOT out STREQUAL "${expected}\n")
+        fail_test("the program printed something else than '${expected}'")
+    endif()
+endmacro()
+
+# expect_mpi_trace(): the last run left one trace whose events (otf2-print)
+# include MPI_Init and MPI_Finalize regions on both ranks. The MPI tests
+# (tests/mpi) check the rest.
+function(expect_mpi_trace)
+    set(trace "${WORKDIR}/trace${run_count}/traces.otf2")
+    if(NOT EXISTS "${trace}")
+        fail_test("the MPI program wrote no trace in trace${run_count}/")
+    endif()
+    set(last_command "otf2-print ${trace}")
+    execute_process(COMMAND "${OTF2_PRINT}" "${trace}"
+        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    expect_exit(0)
+    foreach(region MPI_Init MPI_Finalize)
+        string(REGEX MATCHALL "\nENTER +[0-9]+ [^\n]*\"${region}\"" enters "${out}")
+        list(LENGTH enters count)
+        if(NOT count EQUAL 2)
+            string(SUBSTRING "${out}" 0 4000 out)
+            fail_test("${count} enters of ${region} in the trace, expected 2 (one per rank)")
+        endif()
+    endforeach()
+endfunction()
 
 # expect_build_files(NAMES...): build/ holds exactly these files.
 function(expect_build_files)
@@ -382,6 +439,67 @@ elseif(SCENARIO STREQUAL "openmp")
     expect_exit(0)
     expect_match(out "!\\$omp parallel @omp\\.${EXT}:")
     expect_match(out "!\\$omp critical @omp\\.${EXT}:")
+
+# --- MPI: libweft-mpi linked before the MPI library ---------------------------------
+# An MPI compiler wrapper appends its libraries after the user's arguments,
+# so weft's come last among those; the program runs with two ranks and
+# records its MPI calls.
+elseif(SCENARIO STREQUAL "mpi")
+    weft_compile(-v -- ${COMPILER} ../src/mpi_hello.c -o mpi_hello)
+    expect_exit(0)
+    string(CONCAT link_re "\n${COMPILER} [^\n]*-o mpi_hello [^\n]*/pomp2_init_regions\\.o "
+        "-L[^ ]+ -L[^ ]*/adapters/pmpi -Wl,--push-state,--no-as-needed -lweft-mpi -lweft "
+        "-Wl,--pop-state -Xlinker -rpath -Xlinker [^ ]+ -Xlinker -rpath -Xlinker "
+        "[^ ]*/adapters/pmpi\n")
+    expect_match(err "${link_re}")
+    run_mpi_program(mpi_hello "ranks=2 sum=1")
+    expect_mpi_trace()
+    expect_build_files(mpi_hello)
+
+# A plain compiler with -lmpi: weft's libraries go just before it.
+elseif(SCENARIO STREQUAL "mpi_lmpi")
+    weft_compile(-v -- ${COMPILER} -I${MPI_INCLUDE} ../src/mpi_hello.c -o mpi_hello
+                 -L${MPI_LIBDIR} -lmpi -lm)
+    expect_exit(0)
+    string(CONCAT link_re "\n${COMPILER} -I[^\n]* -o mpi_hello -L[^ ]+ "
+        "[^ ]*/pomp2_init_regions\\.o -L[^ ]+ -L[^ ]*/adapters/pmpi "
+        "-Wl,--push-state,--no-as-needed -lweft-mpi -lweft -Wl,--pop-state -lmpi -lm "
+        "-Xlinker -rpath ")
+    expect_match(err "${link_re}")
+    run_mpi_program(mpi_hello "ranks=2 sum=1")
+    expect_mpi_trace()
+    expect_build_files(mpi_hello)
+
+# An installed weft (bin/weft, lib/libweft.so): libweft-mpi is taken from the
+# same lib directory, never from the build tree. Without it there, one line
+# says so and the program links without it.
+elseif(SCENARIO STREQUAL "mpi_installed")
+    set(inst "${WORKDIR}/inst")
+    file(MAKE_DIRECTORY "${inst}/bin" "${inst}/lib")
+    file(COPY "${WEFT}" DESTINATION "${inst}/bin")
+    get_filename_component(weft_name "${WEFT}" NAME)
+    set(WEFT "${inst}/bin/${weft_name}")
+    foreach(name libweft.so libweft.so.0)
+        execute_process(COMMAND ${CMAKE_COMMAND} -E copy "${WEFT_LIB}" "${inst}/lib/${name}")
+    endforeach()
+    weft_compile(-v -- ${COMPILER} ../src/mpi_hello.c -o mpi_hello)
+    expect_exit(0)
+    string(CONCAT missing_re "^weft compile: cannot find libweft-mpi\\.so in "
+        "${inst}/bin/\\.\\./lib; linking without it: MPI calls will not be recorded\n")
+    expect_match(err "${missing_re}")
+    expect_no_match(err "-lweft-mpi|adapters/pmpi")
+    run_mpi_program(mpi_hello "ranks=2 sum=1")
+    foreach(name libweft-mpi.so libweft-mpi.so.0)
+        execute_process(COMMAND ${CMAKE_COMMAND} -E copy "${WEFT_MPI_LIB}" "${inst}/lib/${name}")
+    endforeach()
+    weft_compile(-v -- ${COMPILER} ../src/mpi_hello.c -o mpi_hello)
+    expect_exit(0)
+    expect_match(err
+        " -L${inst}/bin/\\.\\./lib -Wl,--push-state,--no-as-needed -lweft-mpi -lweft ")
+    expect_no_match(err "adapters/pmpi|cannot find")
+    run_mpi_program(mpi_hello "ranks=2 sum=1")
+    expect_mpi_trace()
+    expect_build_files(mpi_hello)
 
 else()
     message(FATAL_ERROR "unknown scenario '${SCENARIO}'")

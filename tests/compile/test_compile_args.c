@@ -291,9 +291,54 @@ static void test_mpi_wrapper(void **state)
     assert_true(weft__compile_is_mpi_wrapper("mpif77"));
     assert_true(weft__compile_is_mpi_wrapper("mpif90.openmpi"));
     assert_true(weft__compile_is_mpi_wrapper("mpifort"));
+    assert_true(weft__compile_is_mpi_wrapper("mpicc.mpich"));
+    assert_true(weft__compile_is_mpi_wrapper("mpicc-4.1"));
+    assert_true(weft__compile_is_mpi_wrapper("mpicxx12"));
+    assert_true(weft__compile_is_mpi_wrapper("mpiicx"));
+    assert_true(weft__compile_is_mpi_wrapper("/opt/intel/bin/mpiifort"));
     assert_false(weft__compile_is_mpi_wrapper("gcc"));
     assert_false(weft__compile_is_mpi_wrapper("/opt/mpicc/bin/gcc"));
     assert_false(weft__compile_is_mpi_wrapper("mpirun"));
+    assert_false(weft__compile_is_mpi_wrapper("mpiexec"));
+    assert_false(weft__compile_is_mpi_wrapper("mpiccache"));
+    assert_false(weft__compile_is_mpi_wrapper("xmpicc"));
+}
+
+/* plan.mpi and plan.mpi_library: an MPI wrapper, or a -lmpi* on the command
+ * line, whose index tells weft compile where libweft-mpi must go. */
+static void test_mpi_plan(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *command;
+        bool mpi;
+        int mpi_library;
+    } mpi_cases[] = {
+        {"mpicc app.c -o app", true, 0},
+        {"/usr/bin/mpif90.openmpi -fopenmp app.f90", true, 0},
+        {"gcc app.c -o app", false, 0},
+        {"gcc app.c -lm -o app", false, 0},
+        {"gcc app.c -o app -L/opt/mpi/lib -lmpi", true, 5},
+        {"gcc app.c -lmpich -lmpi", true, 2},
+        {"g++ app.cpp -lmpi_cxx -lmpi", true, 2},
+        {"gcc app.c -l mpi", true, 2},
+        {"gcc app.c -l m -lmpifort", true, 4},
+        {"mpicc app.c -lmpi", true, 2},
+        {"gcc -fopenmp -c app.c -lmpi", true, 4},
+    };
+    for (size_t c = 0; c < sizeof(mpi_cases) / sizeof(mpi_cases[0]); c++) {
+        char buf[512];
+        char *words[MAX_WORDS];
+        int argc = split(mpi_cases[c].command, buf, sizeof(buf), words);
+        weft_compile_plan plan;
+        assert_int_equal(weft__compile_plan_make(argc, words, &plan), WEFT_OK);
+        if (plan.mpi != mpi_cases[c].mpi || plan.mpi_library != mpi_cases[c].mpi_library) {
+            print_error("case '%s': mpi %d mpi_library %d\n", mpi_cases[c].command, (int)plan.mpi,
+                        plan.mpi_library);
+            fail();
+        }
+        weft__compile_plan_clear(&plan);
+    }
 }
 
 int main(void)
@@ -301,7 +346,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table),       cmocka_unit_test(test_details),
         cmocka_unit_test(test_lang_of),     cmocka_unit_test(test_is_object),
-        cmocka_unit_test(test_mpi_wrapper),
+        cmocka_unit_test(test_mpi_wrapper), cmocka_unit_test(test_mpi_plan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
