@@ -94,19 +94,59 @@ bool trace__local_file_absent(const trace__loader *ld, uint64_t location, const 
     return absent;
 }
 
-/* Local definition files are optional (weft may write none); when present they may carry
- * mapping tables and clock offsets, which OTF2 applies to the location's event reader. A
- * location without a file, or whose file cannot be read, is read without them. */
-static void read_local_definitions(OTF2_Reader *reader, const trace__loader *ld, uint64_t location)
+/* State of one location's local definition reading: the ClockOffset callback appends to
+ * loc->clock_offsets. */
+typedef struct local_def_reader {
+    trace__loader *ld;
+    trace_location_stats *loc;
+    size_t clock_offset_cap;
+} local_def_reader;
+
+static OTF2_CallbackCode on_clock_offset(void *data, OTF2_TimeStamp time, int64_t offset,
+                                         double stddev)
 {
-    if (trace__local_file_absent(ld, location, "def"))
-        return;
-    OTF2_DefReader *def_reader = OTF2_Reader_GetDefReader(reader, location);
+    local_def_reader *r = data;
+    trace_location_stats *loc = r->loc;
+    void *grown = trace__grow(loc->clock_offsets, &r->clock_offset_cap, loc->clock_offset_count,
+                              sizeof *loc->clock_offsets);
+    if (grown == NULL) {
+        trace__fail(r->ld, "out of memory for the clock offsets of location %" PRIu64, loc->id);
+        return OTF2_CALLBACK_INTERRUPT;
+    }
+    loc->clock_offsets = grown;
+    loc->clock_offsets[loc->clock_offset_count++] =
+        (trace_clock_offset){.time = time, .offset = offset, .stddev = stddev};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Local definition files are optional (weft may write none); when present they may carry
+ * mapping tables and clock offsets, which OTF2 applies to the location's event reader; the
+ * clock offsets are also kept in `loc`. A location without a file, or whose file cannot be
+ * read, is read without them. Returns -1 only when a callback failed (out of memory). */
+static int read_local_definitions(OTF2_Reader *reader, trace__loader *ld, trace_location_stats *loc)
+{
+    if (trace__local_file_absent(ld, loc->id, "def"))
+        return 0;
+    OTF2_DefReader *def_reader = OTF2_Reader_GetDefReader(reader, loc->id);
     if (def_reader == NULL)
-        return;
+        return 0;
+    local_def_reader r = {.ld = ld, .loc = loc};
+    OTF2_DefReaderCallbacks *cb = OTF2_DefReaderCallbacks_New();
+    if (cb != NULL &&
+        OTF2_DefReaderCallbacks_SetClockOffsetCallback(cb, on_clock_offset) == OTF2_SUCCESS)
+        (void)OTF2_Reader_RegisterDefCallbacks(reader, def_reader, cb, &r);
     uint64_t definitions_read = 0;
     (void)OTF2_Reader_ReadAllLocalDefinitions(reader, def_reader, &definitions_read);
     (void)OTF2_Reader_CloseDefReader(reader, def_reader);
+    if (cb != NULL)
+        OTF2_DefReaderCallbacks_Delete(cb);
+    if (loc->clock_offsets != NULL && loc->clock_offset_count < r.clock_offset_cap) {
+        trace_clock_offset *shrunk =
+            realloc(loc->clock_offsets, loc->clock_offset_count * sizeof *loc->clock_offsets);
+        if (shrunk != NULL)
+            loc->clock_offsets = shrunk;
+    }
+    return ld->failed ? -1 : 0;
 }
 
 static int read_locations(OTF2_Reader *reader, trace__loader *ld)
@@ -123,8 +163,9 @@ static int read_locations(OTF2_Reader *reader, trace__loader *ld)
     bool have_events = result == 0;
     for (size_t i = 0; result == 0 && i < t->location_count; i++) {
         if (have_defs)
-            read_local_definitions(reader, ld, t->locations[i].id);
-        result = trace__events_read_location(reader, ld, &t->locations[i]);
+            result = read_local_definitions(reader, ld, &t->locations[i]);
+        if (result == 0)
+            result = trace__events_read_location(reader, ld, &t->locations[i]);
     }
     if (have_events) {
         OTF2_ErrorCode rc = OTF2_Reader_CloseEvtFiles(reader);
@@ -195,6 +236,7 @@ static void free_locations(trace_model *t)
         free(t->locations[i].enter_counts);
         free(t->locations[i].leave_counts);
         free(t->locations[i].events);
+        free(t->locations[i].clock_offsets);
     }
     free(t->locations);
 }

@@ -168,6 +168,15 @@ typedef struct trace_comm {
     OTF2_Paradigm paradigm; /* taken from the group; OTF2_PARADIGM_UNKNOWN if none */
 } trace_comm;
 
+/* A ClockOffset record of a location's local definitions: at local time `time` (ticks, as
+ * written, not corrected) the global clock read `time + offset`; `stddev` is the
+ * measurement's standard deviation in ticks. */
+typedef struct trace_clock_offset {
+    uint64_t time;
+    int64_t offset;
+    double stddev;
+} trace_clock_offset;
+
 /* A location: its definition and the statistics computed while reading its events. */
 typedef struct trace_location_stats {
     /* From the global Location definition. */
@@ -205,6 +214,12 @@ typedef struct trace_location_stats {
     /* Only with trace_options.keep_events; otherwise NULL and 0. */
     trace_event *events;
     size_t event_list_len;
+
+    /* The ClockOffset records of the location's local definitions, in file order; NULL and
+     * 0 without any. OTF2 has already applied them to every event time above (linear
+     * interpolation between records), as it applies the local mapping tables to the ids. */
+    trace_clock_offset *clock_offsets;
+    size_t clock_offset_count;
 } trace_location_stats;
 
 /* Everything trace_load() read. All arrays are in definition order; *_count is their

@@ -1,6 +1,7 @@
 /* Self-test of the test trace reader: writes small OTF2 archives with the OTF2 writer
  * into a temporary directory, reads them back with trace_load() and checks every
- * definition, count and event field, in both reading modes. It also feeds the reader an
+ * definition, count and event field, in both reading modes, and checks that local mapping
+ * tables and clock offsets are applied (and the offsets kept). It also feeds the reader an
  * unbalanced trace, a missing file, a garbage file and a truncated archive.
  */
 #define _XOPEN_SOURCE 700 /* mkdtemp, nftw */
@@ -143,6 +144,7 @@ enum { THREAD1_EVENT_COUNT = 5 };
 typedef struct fixture {
     char dir[64];
     char full[192];       /* anchor of the complete trace */
+    char offsets[192];    /* anchor of the trace with local mappings and clock offsets */
     char unbalanced[192]; /* anchor of the trace with a nesting and a time error */
 } fixture;
 
@@ -499,6 +501,60 @@ static void write_unbalanced_archive(const char *dir)
     patch_timestamp(path, 150);
 }
 
+/* Events in local ids and local times: the local definitions map region 9 to
+ * REGION_COMPUTE and comm 5 to COMM_WORLD, and shift the clock by 100 ticks at t=1000 and
+ * by 300 at t=3000, so the reader sees 1100, 2200 and 3300. */
+static void write_offset_events(OTF2_EvtWriter *w)
+{
+    check(OTF2_EvtWriter_Enter(w, NULL, 1000, 9));
+    check(OTF2_EvtWriter_MpiSend(w, NULL, 2000, 1, 5, 42, 64));
+    check(OTF2_EvtWriter_Leave(w, NULL, 3000, 9));
+}
+
+static void write_offset_local_defs(OTF2_Archive *archive)
+{
+    check(OTF2_Archive_OpenDefFiles(archive));
+    OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(archive, thread0);
+    assert_non_null(w);
+    OTF2_IdMap *regions = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, 1);
+    OTF2_IdMap *comms = OTF2_IdMap_Create(OTF2_ID_MAP_SPARSE, 1);
+    assert_non_null(regions);
+    assert_non_null(comms);
+    check(OTF2_IdMap_AddIdPair(regions, 9, REGION_COMPUTE));
+    check(OTF2_IdMap_AddIdPair(comms, 5, COMM_WORLD));
+    check(OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_REGION, regions));
+    check(OTF2_DefWriter_WriteMappingTable(w, OTF2_MAPPING_COMM, comms));
+    OTF2_IdMap_Free(regions);
+    OTF2_IdMap_Free(comms);
+    check(OTF2_DefWriter_WriteClockOffset(w, 1000, 100, 0.5));
+    check(OTF2_DefWriter_WriteClockOffset(w, 3000, 300, 0.25));
+    check(OTF2_Archive_CloseDefWriter(archive, w));
+    check(OTF2_Archive_CloseDefFiles(archive));
+}
+
+/* One location whose local definitions hold mapping tables and clock offsets. */
+static void write_offset_archive(const char *dir)
+{
+    OTF2_Archive *archive = open_archive(dir);
+    uint64_t count = write_location(archive, thread0, write_offset_events);
+    check(OTF2_Archive_CloseEvtFiles(archive));
+    write_offset_local_defs(archive);
+    OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(archive);
+    assert_non_null(g);
+    check(OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 0, 4000, 0));
+    write_strings(g);
+    write_regions(g);
+    check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, STR_NODE, STR_MACHINE,
+                                                   OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+    check(OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, STR_RANK, OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                                  0, OTF2_UNDEFINED_LOCATION_GROUP));
+    check(OTF2_GlobalDefWriter_WriteLocation(g, thread0, STR_THREAD0, OTF2_LOCATION_TYPE_CPU_THREAD,
+                                             count, 0));
+    write_groups_and_comms(g);
+    check(OTF2_Archive_CloseGlobalDefWriter(archive, g));
+    check(OTF2_Archive_Close(archive));
+}
+
 /* ---- Fixture. ---- */
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -531,6 +587,9 @@ static int group_setup(void **state)
     snprintf(path, sizeof path, "%s/unbalanced", f->dir);
     write_unbalanced_archive(path);
     snprintf(f->unbalanced, sizeof f->unbalanced, "%s/traces.otf2", path);
+    snprintf(path, sizeof path, "%s/offsets", f->dir);
+    write_offset_archive(path);
+    snprintf(f->offsets, sizeof f->offsets, "%s/traces.otf2", path);
     *state = f;
     return 0;
 }
@@ -865,6 +924,38 @@ static void test_modes_agree(void **state)
     }
 }
 
+/* Clock offsets are kept per location, and OTF2 applies them and the mapping tables. */
+static void test_local_mappings_and_clock_offsets(void **state)
+{
+    const fixture *f = *state;
+    trace_model *t = load(f->offsets, true);
+    const trace_location_stats *loc = trace_location_by_id(t, thread0);
+    assert_non_null(loc);
+    assert_int_equal(loc->clock_offset_count, 2);
+    assert_int_equal(loc->clock_offsets[0].time, 1000);
+    assert_int_equal(loc->clock_offsets[0].offset, 100);
+    assert_true(loc->clock_offsets[0].stddev == 0.5);
+    assert_int_equal(loc->clock_offsets[1].time, 3000);
+    assert_int_equal(loc->clock_offsets[1].offset, 300);
+    assert_true(loc->clock_offsets[1].stddev == 0.25);
+    assert_int_equal(loc->event_list_len, 3);
+    assert_int_equal(loc->events[0].time, 1100);
+    assert_int_equal(loc->events[0].region, REGION_COMPUTE);
+    assert_int_equal(loc->events[1].time, 2200);
+    assert_int_equal(loc->events[1].comm, COMM_WORLD);
+    assert_int_equal(loc->events[1].tag, 42);
+    assert_int_equal(loc->events[2].time, 3300);
+    assert_int_equal(trace_enter_count(loc, REGION_COMPUTE), 1);
+    assert_int_equal(loc->nesting_errors, 0);
+    trace_free(t);
+
+    /* Without local clock offsets the list stays empty. */
+    t = load(f->full, false);
+    assert_null(t->locations[0].clock_offsets);
+    assert_int_equal(t->locations[0].clock_offset_count, 0);
+    trace_free(t);
+}
+
 /* ---- Broken input. ---- */
 
 static void test_unbalanced(void **state)
@@ -1019,6 +1110,7 @@ int main(void)
         cmocka_unit_test(test_statistics),
         cmocka_unit_test(test_event_lists),
         cmocka_unit_test(test_modes_agree),
+        cmocka_unit_test(test_local_mappings_and_clock_offsets),
         cmocka_unit_test(test_unbalanced),
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_garbage_file),
