@@ -1,7 +1,8 @@
-/* `weft summary TRACE [--top N]`: parses the command line, finds the anchor
+/* `weft summary TRACE [options]`: parses the command line, finds the anchor
  * file (TRACE may be the experiment directory), reads the trace into a
- * weft_summary and prints it. Reading and printing live in summary_read.c
- * and summary_text.c; this file only decides what to do and how to exit. */
+ * weft_summary and prints it as text, CSV or JSON. Reading and printing live
+ * in summary_read.c and summary_{text,csv,json}.c; this file only decides
+ * what to do and how to exit. */
 #include "cli.h"
 #include "summary.h"
 
@@ -16,24 +17,39 @@
 #define DEFAULT_TOP 20
 #define ANCHOR_NAME "traces.otf2"
 
+#ifndef WEFT_VERSION
+#error "WEFT_VERSION must be defined by the build (PROJECT_VERSION)"
+#endif
+
+typedef enum format { FORMAT_TEXT, FORMAT_CSV, FORMAT_JSON } format;
+
 typedef struct options {
     const char *trace;
     size_t top;
+    bool top_given;
+    format format;
+    weft_summary_table_id table;
+    bool table_given;
+    weft_summary_progress_mode progress;
 } options;
 
 static void print_help(void)
 {
-    printf("usage: weft summary TRACE [--top N]\n"
+    printf("usage: weft summary TRACE [--top N] [--format text|csv|json] [--table NAME]\n"
+           "                         [--progress[=auto|always|never]]\n"
            "\n"
-           "Prints a profile computed from an OTF2 trace: the trace's duration, its\n"
-           "location groups (processes), locations (threads) and events, then one row\n"
-           "per region, heaviest inclusive time first.\n"
+           "Prints a profile computed from an OTF2 trace: its duration, location groups\n"
+           "(processes), ranks, locations, threads and events; one row per region,\n"
+           "heaviest inclusive time first; exclusive time and visits per paradigm; MPI\n"
+           "point-to-point messages and bytes per rank pair and per communicator, and\n"
+           "collective calls and bytes per operation and communicator; OpenMP time in\n"
+           "barriers and waiting for locks, per location.\n"
            "\n"
            "TRACE is the experiment directory (holding " ANCHOR_NAME ") or the .otf2\n"
            "anchor file itself. The trace is read once, location by location; memory\n"
            "does not grow with the number of events.\n"
            "\n"
-           "Columns:\n"
+           "Region columns:\n"
            "  visits    times the region was entered, summed over locations\n"
            "  incl [s]  inclusive time summed over locations; when a region is entered\n"
            "            again while open (recursion), only the outermost instance counts\n"
@@ -46,6 +62,20 @@ static void print_help(void)
            "            region (mean = incl / number of those locations)\n"
            "  region    the region's name\n"
            "\n"
+           "Paradigms: user, openmp, mpi, measurement (the measurement system's own and\n"
+           "artificial regions), other (pthreads, CUDA, ...): the regions' exclusive\n"
+           "time and visits.\n"
+           "\n"
+           "MPI: sends (MpiSend, MpiIsend) are counted by the sender's rank, receives\n"
+           "(MpiRecv, MpiIrecv) by the receiver's; peers are translated to world ranks\n"
+           "through the communicator's members. Collectives: MpiCollectiveEnd records,\n"
+           "their calls and bytes sent and received summed over the ranks.\n"
+           "\n"
+           "OpenMP: barrier time is the time inside explicit and implicit barrier\n"
+           "regions; lock wait is, for each lock acquisition recorded directly inside a\n"
+           "critical construct or omp_set_lock / omp_set_nest_lock, the time from\n"
+           "entering that region to the acquisition.\n"
+           "\n"
            "The duration is the trace length from the ClockProperties definition, or\n"
            "the span between the first and last enter/leave when that is zero.\n"
            "\n"
@@ -55,12 +85,25 @@ static void print_help(void)
            "enter/leave; one warning line on stderr gives the count.\n"
            "\n"
            "Options:\n"
-           "  --top N      print only the N heaviest regions (default %d; 0 prints all)\n"
-           "  -h, --help   show this help\n"
+           "  --top N        show only the N heaviest regions (0: all); in the text\n"
+           "                 format also at most N rank pairs and OpenMP locations.\n"
+           "                 Default: 20 for text, all for csv and json\n"
+           "  --format text|csv|json\n"
+           "                 text (default): tables for reading; json: one object with\n"
+           "                 every section (schema_version 1, see docs/COMMANDS.md);\n"
+           "                 csv: one table, chosen with --table\n"
+           "  --table NAME   the CSV table: overview, regions (default), paradigms,\n"
+           "                 p2p_pairs, p2p_communicators, collectives, openmp_locations\n"
+           "  --progress[=WHEN]\n"
+           "                 progress of reading the events on stderr, never on stdout.\n"
+           "                 auto (default): when stderr is a terminal and reading has\n"
+           "                 taken 2 s, updated 4 times a second; always (--progress\n"
+           "                 alone): from the start, also into a file or pipe (then one\n"
+           "                 line a second and a last line at 100%%); never\n"
+           "  -h, --help     show this help\n"
            "\n"
            "Exit status: 0 on success, 1 when the trace cannot be read (missing, not an\n"
-           "OTF2 archive, damaged or truncated), 2 for a bad command line.\n",
-           DEFAULT_TOP);
+           "OTF2 archive, damaged or truncated), 2 for a bad command line.\n");
 }
 
 /* Parses a non-negative decimal count; false for anything else. */
@@ -77,11 +120,106 @@ static bool parse_count(const char *text, size_t *out)
     return true;
 }
 
+/* Matches ARG against "--NAME" and "--NAME=VALUE". Sets *VALUE to the text
+ * after '=', else to the next argument (consuming it) when TAKES_NEXT, else
+ * to NULL. */
+static bool option_value(int argc, char **argv, int *i, const char *name, bool takes_next,
+                         const char **value)
+{
+    const char *arg = argv[*i];
+    size_t len = strlen(name);
+    if (strncmp(arg, name, len) != 0 || (arg[len] != '\0' && arg[len] != '='))
+        return false;
+    if (arg[len] == '=')
+        *value = arg + len + 1;
+    else if (takes_next && *i + 1 < argc)
+        *value = argv[++*i];
+    else
+        *value = NULL;
+    return true;
+}
+
+static bool parse_format(const char *value, format *out)
+{
+    static const char *const names[] = {"text", "csv", "json"};
+    for (int f = 0; f < 3; f++) {
+        if (value && strcmp(value, names[f]) == 0) {
+            *out = (format)f;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool parse_table(const char *value, weft_summary_table_id *out)
+{
+    for (int t = 0; t < WEFT_SUMMARY_TABLE_COUNT; t++) {
+        if (value && strcmp(value, weft__summary_table_name((weft_summary_table_id)t)) == 0) {
+            *out = (weft_summary_table_id)t;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool parse_progress(const char *value, weft_summary_progress_mode *out)
+{
+    if (!value || strcmp(value, "always") == 0)
+        *out = WEFT_SUMMARY_PROGRESS_ALWAYS;
+    else if (strcmp(value, "auto") == 0)
+        *out = WEFT_SUMMARY_PROGRESS_AUTO;
+    else if (strcmp(value, "never") == 0)
+        *out = WEFT_SUMMARY_PROGRESS_NEVER;
+    else
+        return false;
+    return true;
+}
+
+/* Parses one option at argv[*i]; returns -1 when it is good, else the exit code. */
+static int parse_option(int argc, char **argv, int *i, options *opt)
+{
+    const char *arg = argv[*i];
+    const char *value = NULL;
+    if (option_value(argc, argv, i, "--top", true, &value)) {
+        if (!parse_count(value, &opt->top)) {
+            return weft__cli_usage_error("summary",
+                                         "--top needs a number of regions (0 for all), not '%s'",
+                                         value ? value : "nothing");
+        }
+        opt->top_given = true;
+    } else if (option_value(argc, argv, i, "--format", true, &value)) {
+        if (!parse_format(value, &opt->format)) {
+            return weft__cli_usage_error("summary", "--format takes text, csv or json, not '%s'",
+                                         value ? value : "nothing");
+        }
+    } else if (option_value(argc, argv, i, "--table", true, &value)) {
+        if (!parse_table(value, &opt->table)) {
+            return weft__cli_usage_error(
+                "summary",
+                "--table takes overview, regions, paradigms, p2p_pairs, p2p_communicators, "
+                "collectives or openmp_locations, not '%s'",
+                value ? value : "nothing");
+        }
+        opt->table_given = true;
+    } else if (option_value(argc, argv, i, "--progress", false, &value)) {
+        if (!parse_progress(value, &opt->progress)) {
+            return weft__cli_usage_error("summary",
+                                         "--progress takes auto, always or never, "
+                                         "not '%s'",
+                                         value);
+        }
+    } else {
+        return weft__cli_usage_error("summary", "unknown option '%s'", arg);
+    }
+    return -1;
+}
+
 /* Returns -1 when the options are good, else the exit code to leave with. */
 static int parse_options(int argc, char **argv, options *opt)
 {
-    opt->trace = NULL;
-    opt->top = DEFAULT_TOP;
+    *opt = (options){.format = FORMAT_TEXT,
+                     .table = WEFT_SUMMARY_TABLE_REGIONS,
+                     .progress = WEFT_SUMMARY_PROGRESS_AUTO};
     bool only_operands = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -91,17 +229,10 @@ static int parse_options(int argc, char **argv, options *opt)
         }
         if (!only_operands && strcmp(arg, "--") == 0) {
             only_operands = true;
-        } else if (!only_operands && strncmp(arg, "--top", 5) == 0 &&
-                   (arg[5] == '\0' || arg[5] == '=')) {
-            const char *value = arg[5] == '=' ? arg + 6 : (i + 1 < argc ? argv[++i] : NULL);
-            if (!parse_count(value, &opt->top)) {
-                return weft__cli_usage_error("summary",
-                                             "--top needs a number of regions (0 for all), "
-                                             "not '%s'",
-                                             value ? value : "nothing");
-            }
         } else if (!only_operands && arg[0] == '-' && arg[1] != '\0') {
-            return weft__cli_usage_error("summary", "unknown option '%s'", arg);
+            int exit_code = parse_option(argc, argv, &i, opt);
+            if (exit_code >= 0)
+                return exit_code;
         } else if (opt->trace) {
             return weft__cli_usage_error("summary", "give one trace, not also '%s'", arg);
         } else {
@@ -112,6 +243,10 @@ static int parse_options(int argc, char **argv, options *opt)
         return weft__cli_usage_error("summary", "give a trace: the experiment directory or "
                                                 "its " ANCHOR_NAME " file");
     }
+    if (opt->table_given && opt->format != FORMAT_CSV)
+        return weft__cli_usage_error("summary", "--table selects a CSV table; add --format csv");
+    if (!opt->top_given)
+        opt->top = opt->format == FORMAT_TEXT ? DEFAULT_TOP : 0;
     return -1;
 }
 
@@ -165,6 +300,12 @@ static void warn_about(const weft_summary *s)
                 "undefined region and were ignored\n",
                 s->undefined_region_count, s->trace_path);
     }
+    if (s->undefined_comm_count > 0) {
+        fprintf(stderr,
+                "weft summary: warning: %" PRIu64 " MPI event(s) in '%s' name an undefined "
+                "communicator; their peers are counted as rank '?'\n",
+                s->undefined_comm_count, s->trace_path);
+    }
 }
 
 int weft__cli_summary(int argc, char **argv)
@@ -178,13 +319,23 @@ int weft__cli_summary(int argc, char **argv)
     if (!anchor)
         return WEFT_CLI_EXIT_FAILURE;
     weft_summary summary;
-    weft_status status = weft__summary_read(anchor, &summary);
+    weft_status status = weft__summary_read(anchor, opt.progress, &summary);
     free(anchor);
     if (status != WEFT_OK)
         return WEFT_CLI_EXIT_FAILURE;
 
     warn_about(&summary);
-    weft__summary_print_text(stdout, &summary, opt.top);
+    switch (opt.format) {
+    case FORMAT_TEXT:
+        weft__summary_print_text(stdout, &summary, opt.top);
+        break;
+    case FORMAT_CSV:
+        weft__summary_print_csv(stdout, &summary, opt.table, opt.top);
+        break;
+    case FORMAT_JSON:
+        weft__summary_print_json(stdout, &summary, opt.top, WEFT_VERSION);
+        break;
+    }
     weft__summary_clear(&summary);
     return WEFT_CLI_EXIT_OK;
 }

@@ -1,16 +1,60 @@
-/* The profile `weft summary` computes, and the three steps that make it:
- * a streaming builder that turns one location's enter/leave events into
- * per-region sums, an OTF2 reader that feeds it, and formatters that print
- * the finished weft_summary. Memory depends on the number of regions and the
- * nesting depth, never on the number of events. Private to tools/. */
+/* The profile `weft summary` computes, and the steps that make it: a
+ * streaming builder that turns one location's enter/leave events into
+ * per-region sums and OpenMP waiting times, counter tables for MPI messages
+ * and collectives, an OTF2 reader that feeds both, and formatters (text,
+ * CSV, JSON) that print the finished weft_summary. Memory depends on the
+ * number of definitions, rank pairs and communicators and on the nesting
+ * depth, never on the number of events. Private to tools/. */
 #ifndef WEFT_TOOLS_SUMMARY_H
 #define WEFT_TOOLS_SUMMARY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "weft/status.h"
+
+/* --- Classifying regions ---------------------------------------------------- */
+
+/* The paradigm a region's time and visits count towards. */
+typedef enum weft_summary_class {
+    WEFT_SUMMARY_CLASS_USER,        /* user code: OTF2 USER, COMPILER, UNKNOWN paradigms */
+    WEFT_SUMMARY_CLASS_OPENMP,      /* OpenMP constructs and runtime calls */
+    WEFT_SUMMARY_CLASS_MPI,         /* MPI calls */
+    WEFT_SUMMARY_CLASS_MEASUREMENT, /* the measurement system itself, artificial regions */
+    WEFT_SUMMARY_CLASS_OTHER,       /* any other paradigm: pthreads, CUDA, I/O, ... */
+    WEFT_SUMMARY_CLASS_COUNT
+} weft_summary_class;
+
+/* What the OpenMP waiting accounts make of a region. */
+typedef enum weft_summary_wait {
+    WEFT_SUMMARY_WAIT_NONE,
+    WEFT_SUMMARY_WAIT_EXPLICIT_BARRIER, /* `!$omp barrier` (role BARRIER) */
+    WEFT_SUMMARY_WAIT_IMPLICIT_BARRIER, /* `!$omp implicit barrier` (role IMPLICIT_BARRIER) */
+    WEFT_SUMMARY_WAIT_LOCK,             /* critical construct, omp_set_lock, omp_set_nest_lock */
+} weft_summary_wait;
+
+typedef struct weft_summary_kind {
+    weft_summary_class paradigm;
+    weft_summary_wait wait;
+} weft_summary_kind;
+
+/* Classifies a region from its definition: PARADIGM and ROLE are OTF2's
+ * values (OTF2_Paradigm, OTF2_RegionRole), NAME and FILE its name and source
+ * file (either may be NULL). Follows OTF2-CONVENTIONS.md: the paradigm
+ * decides, and for traces that leave it UNKNOWN, the source file "MPI" or
+ * "OMP" and a name starting "!$omp" do, as in Scalasca. Pure function. */
+weft_summary_kind weft__summary_classify(uint8_t paradigm, uint8_t role, const char *name,
+                                         const char *file);
+
+/* "user", "openmp", "mpi", "measurement", "other": the names in every format. */
+const char *weft__summary_class_name(weft_summary_class paradigm);
+
+/* The lower-case name of an OTF2_CollectiveOp ("allreduce"); NULL when unknown. */
+const char *weft__summary_collective_name(uint8_t op);
+
+/* --- The result --------------------------------------------------------------- */
 
 /* Per-region results. Times are in timer ticks; divide by
  * weft_summary.timer_resolution for seconds. */
@@ -21,8 +65,73 @@ typedef struct weft_summary_region {
     uint64_t excl_ticks;     /* time with no other region entered inside */
     uint64_t min_incl_ticks; /* over the locations that visited the region */
     uint64_t max_incl_ticks;
-    uint64_t location_count; /* locations that visited the region; mean = incl / this */
+    uint64_t location_count;     /* locations that visited the region; mean = incl / this */
+    weft_summary_class paradigm; /* set by the reader */
 } weft_summary_region;
+
+/* Per-paradigm totals: the sums of the regions of one class. */
+typedef struct weft_summary_paradigm {
+    uint64_t visits;
+    uint64_t excl_ticks;
+} weft_summary_paradigm;
+
+/* OpenMP waiting on one location (or summed). Barrier time is the inclusive
+ * time of barrier region instances. Lock wait is, for each OpenMP
+ * ThreadAcquireLock recorded directly inside a critical construct or an
+ * omp_set_lock / omp_set_nest_lock region, the time from entering that
+ * region to the acquisition. */
+typedef struct weft_summary_omp {
+    uint64_t explicit_barrier_ticks;
+    uint64_t explicit_barrier_visits;
+    uint64_t implicit_barrier_ticks;
+    uint64_t implicit_barrier_visits;
+    uint64_t lock_wait_ticks;
+    uint64_t lock_acquisitions; /* every OpenMP ThreadAcquireLock, waited for or not */
+} weft_summary_omp;
+
+/* A location with OpenMP barrier visits or lock acquisitions. */
+typedef struct weft_summary_location {
+    uint64_t ref;
+    char *name;    /* owned */
+    uint32_t rank; /* WEFT_SUMMARY_NO_RANK when unknown */
+    weft_summary_omp omp;
+} weft_summary_location;
+
+/* A rank that could not be determined (a peer rank outside its communicator). */
+#define WEFT_SUMMARY_NO_RANK UINT32_MAX
+
+/* Point-to-point traffic: sends are counted where they were sent (MpiSend,
+ * MpiIsend), receives where they were received (MpiRecv, MpiIrecv). */
+typedef struct weft_summary_p2p {
+    uint64_t sent_messages;
+    uint64_t sent_bytes;
+    uint64_t received_messages;
+    uint64_t received_bytes;
+} weft_summary_p2p;
+
+/* Traffic from world rank SENDER to world rank RECEIVER. */
+typedef struct weft_summary_pair {
+    uint32_t sender;
+    uint32_t receiver;
+    weft_summary_p2p p2p;
+} weft_summary_pair;
+
+/* An MPI communicator that carried point-to-point or collective traffic. */
+typedef struct weft_summary_comm {
+    uint32_t ref;
+    char *name;    /* owned; as defined in the trace */
+    uint64_t size; /* members; 1 for a COMM_SELF, 0 when unknown */
+    weft_summary_p2p p2p;
+} weft_summary_comm;
+
+/* Collective calls of one operation on one communicator, summed over ranks. */
+typedef struct weft_summary_collective {
+    uint8_t op;  /* OTF2_CollectiveOp */
+    size_t comm; /* index into weft_summary.comms */
+    uint64_t calls;
+    uint64_t sent_bytes;
+    uint64_t received_bytes;
+} weft_summary_collective;
 
 /* A whole-trace profile. Regions that were never entered are left out. */
 typedef struct weft_summary {
@@ -30,13 +139,29 @@ typedef struct weft_summary {
     uint64_t timer_resolution; /* ticks per second, from ClockProperties */
     uint64_t duration_ticks;   /* ClockProperties trace length, or last - first event */
     uint64_t location_group_count;
+    uint64_t rank_count; /* location groups of type PROCESS */
     uint64_t location_count;
+    uint64_t thread_count;           /* locations of type CPU_THREAD */
     uint64_t event_count;            /* every event record, whatever its type */
     uint64_t root_incl_ticks;        /* root-level instances, summed over all locations */
     uint64_t unbalanced_count;       /* stray leaves plus regions closed by the summary */
     uint64_t undefined_region_count; /* enter/leave events naming no defined region */
+    uint64_t undefined_comm_count;   /* MPI events naming no defined communicator */
     size_t region_count;
     weft_summary_region *regions; /* heaviest inclusive time first, then by name */
+    weft_summary_paradigm paradigms[WEFT_SUMMARY_CLASS_COUNT];
+
+    weft_summary_p2p p2p_total;
+    size_t pair_count;
+    weft_summary_pair *pairs; /* by sender, then receiver */
+    size_t comm_count;
+    weft_summary_comm *comms; /* by ref */
+    size_t collective_count;
+    weft_summary_collective *collectives; /* by communicator ref, then operation */
+
+    weft_summary_omp omp_total;
+    size_t omp_location_count;
+    weft_summary_location *omp_locations; /* by ref */
 } weft_summary;
 
 /* Frees everything SUMMARY owns and zeroes it; NULL is a no-op. */
@@ -47,18 +172,24 @@ void weft__summary_sort(weft_summary *summary);
 
 /* --- Builder: streaming accumulation, one location at a time ------------- */
 
-/* Accumulates enter/leave events into per-region sums. Regions are dense
- * indices 0..region_count-1 chosen by the caller. Feed one location at a
- * time: location_begin, its events in order, location_end. Not thread-safe. */
+/* Accumulates enter/leave events into per-region sums, and OpenMP waiting
+ * into per-location sums. Regions are dense indices 0..region_count-1 chosen
+ * by the caller. Feed one location at a time: location_begin, its events in
+ * order, location_end. Not thread-safe. */
 typedef struct weft_summary_builder weft_summary_builder;
 
-/* Returns a builder for REGION_COUNT regions, or NULL when out of memory. */
+/* Returns a builder for REGION_COUNT regions, or NULL when out of memory.
+ * Every region starts as WEFT_SUMMARY_WAIT_NONE. */
 weft_summary_builder *weft__summary_builder_create(size_t region_count);
 
 /* Frees the builder; NULL is a no-op. */
 void weft__summary_builder_destroy(weft_summary_builder *builder);
 
-/* Starts a location: an empty stack, no timestamp seen yet. */
+/* Marks REGION (< region_count) as a barrier or lock-waiting region. */
+void weft__summary_builder_set_wait(weft_summary_builder *builder, size_t region,
+                                    weft_summary_wait wait);
+
+/* Starts a location: an empty stack, no timestamp seen yet, no waiting. */
 void weft__summary_location_begin(weft_summary_builder *builder);
 
 /* REGION is entered at TIME_TICKS. Returns WEFT_ERR_NO_MEMORY when the stack
@@ -70,10 +201,19 @@ weft_status weft__summary_enter(weft_summary_builder *builder, size_t region, ui
  * open are closed at TIME_TICKS first, each counted as unbalanced. */
 void weft__summary_leave(weft_summary_builder *builder, size_t region, uint64_t time_ticks);
 
+/* An OpenMP lock was acquired at TIME_TICKS on the current location. When the
+ * innermost open region is a WEFT_SUMMARY_WAIT_LOCK region, the time since
+ * its enter is lock waiting. */
+void weft__summary_lock_acquired(weft_summary_builder *builder, uint64_t time_ticks);
+
 /* Ends the current location: regions still open are closed at the location's
  * last enter/leave timestamp (each counted as unbalanced), and the location's
  * per-region inclusive times join the min/max/mean across locations. */
 void weft__summary_location_end(weft_summary_builder *builder);
+
+/* The OpenMP waiting of the location last ended (valid until the next
+ * location_begin). */
+weft_summary_omp weft__summary_builder_location_omp(const weft_summary_builder *builder);
 
 /* Per-region accumulators, indexed like the builder's regions (names NULL). */
 const weft_summary_region *weft__summary_builder_regions(const weft_summary_builder *builder);
@@ -88,7 +228,37 @@ typedef struct weft_summary_totals {
 
 weft_summary_totals weft__summary_builder_totals(const weft_summary_builder *builder);
 
+/* --- Counter tables: MPI traffic keyed by rank pair, communicator, ... ------- */
+
+/* A hash table from a 64-bit key to four counters, in memory proportional to
+ * the number of keys. Not thread-safe. */
+typedef struct weft_summary_table weft_summary_table;
+
+#define WEFT_SUMMARY_COUNTERS 4
+
+/* Returns an empty table, or NULL when out of memory. */
+weft_summary_table *weft__summary_table_create(void);
+
+/* Frees the table; NULL is a no-op. */
+void weft__summary_table_destroy(weft_summary_table *table);
+
+/* Returns the WEFT_SUMMARY_COUNTERS counters of KEY, zeroed when KEY is new,
+ * valid until the next call; NULL when out of memory. */
+uint64_t *weft__summary_table_counters(weft_summary_table *table, uint64_t key);
+
+/* Number of keys, and the I-th key and its counters in order of first use. */
+size_t weft__summary_table_size(const weft_summary_table *table);
+uint64_t weft__summary_table_key(const weft_summary_table *table, size_t i,
+                                 const uint64_t **counters);
+
 /* --- Reading a trace ------------------------------------------------------ */
+
+/* When to show progress on stderr while reading events. */
+typedef enum weft_summary_progress_mode {
+    WEFT_SUMMARY_PROGRESS_AUTO,   /* stderr is a terminal, after 2 s of reading */
+    WEFT_SUMMARY_PROGRESS_ALWAYS, /* from the start, terminal or not */
+    WEFT_SUMMARY_PROGRESS_NEVER,
+} weft_summary_progress_mode;
 
 /* Reads the OTF2 archive whose anchor file is ANCHOR_PATH into *OUT (zeroed
  * first; cleared again on failure), streaming each location's events once.
@@ -96,12 +266,40 @@ weft_summary_totals weft__summary_builder_totals(const weft_summary_builder *bui
  * wrong and with which file, and returns WEFT_ERR_IO (cannot open or read),
  * WEFT_ERR_OTF2 (not an OTF2 archive, or a damaged one) or WEFT_ERR_NO_MEMORY.
  * The OTF2 library's own error messages are captured, not printed. */
-weft_status weft__summary_read(const char *anchor_path, weft_summary *out);
+weft_status weft__summary_read(const char *anchor_path, weft_summary_progress_mode progress,
+                               weft_summary *out);
 
 /* --- Output formats --------------------------------------------------------- */
 
-/* Prints SUMMARY as text: a header, then a table of at most TOP regions
- * (0 = all), heaviest first. */
+/* Prints SUMMARY as text: a header, a table of at most TOP regions (0 =
+ * all), heaviest first, the paradigm totals, and the MPI and OpenMP
+ * sections when the trace has such events; the rank-pair and OpenMP location
+ * tables also show at most TOP rows, heaviest first. */
 void weft__summary_print_text(FILE *out, const weft_summary *summary, size_t top);
+
+/* Prints SUMMARY as one JSON object (schema in docs/COMMANDS.md), with at
+ * most TOP regions (0 = all). VERSION is weft's version. */
+void weft__summary_print_json(FILE *out, const weft_summary *summary, size_t top,
+                              const char *version);
+
+/* The CSV tables, one per section. */
+typedef enum weft_summary_table_id {
+    WEFT_SUMMARY_TABLE_OVERVIEW,
+    WEFT_SUMMARY_TABLE_REGIONS,
+    WEFT_SUMMARY_TABLE_PARADIGMS,
+    WEFT_SUMMARY_TABLE_P2P_PAIRS,
+    WEFT_SUMMARY_TABLE_P2P_COMMUNICATORS,
+    WEFT_SUMMARY_TABLE_COLLECTIVES,
+    WEFT_SUMMARY_TABLE_OPENMP_LOCATIONS,
+    WEFT_SUMMARY_TABLE_COUNT
+} weft_summary_table_id;
+
+/* The table's name on the command line ("p2p_pairs"). */
+const char *weft__summary_table_name(weft_summary_table_id table);
+
+/* Prints one table as CSV (RFC 4180, a header row first); the regions table
+ * has at most TOP rows (0 = all). */
+void weft__summary_print_csv(FILE *out, const weft_summary *summary, weft_summary_table_id table,
+                             size_t top);
 
 #endif /* WEFT_TOOLS_SUMMARY_H */

@@ -2,7 +2,9 @@
  * per region a handful of sums. Inclusive time counts only the outermost open
  * instance of a region, so recursion is not counted twice; exclusive time is
  * each instance's time minus its direct children. Unbalanced input (a leave
- * with no enter, regions left open) is counted, repaired and never fatal. */
+ * with no enter, regions left open) is counted, repaired and never fatal.
+ * The same stack gives the OpenMP waiting of the location: the time spent in
+ * barrier regions, and lock waiting (see weft__summary_lock_acquired). */
 #include "summary.h"
 
 #include <stdbool.h>
@@ -19,6 +21,7 @@ typedef struct frame {
 struct weft_summary_builder {
     size_t region_count;
     weft_summary_region *regions; /* whole-trace sums, indexed by region */
+    uint8_t *wait;                /* per region: a weft_summary_wait */
 
     /* Current location; reset by location_begin, folded in by location_end. */
     frame *stack;
@@ -31,6 +34,7 @@ struct weft_summary_builder {
     size_t touched_count;
     uint64_t location_last_ticks;
     bool location_has_time;
+    weft_summary_omp location_omp;
 
     weft_summary_totals totals;
 };
@@ -47,7 +51,9 @@ weft_summary_builder *weft__summary_builder_create(size_t region_count)
     b->location_incl = calloc(n, sizeof(*b->location_incl));
     b->touched = calloc(n, sizeof(*b->touched));
     b->touched_list = calloc(n, sizeof(*b->touched_list));
-    if (!b->regions || !b->open_count || !b->location_incl || !b->touched || !b->touched_list) {
+    b->wait = calloc(n, sizeof(*b->wait));
+    if (!b->regions || !b->open_count || !b->location_incl || !b->touched || !b->touched_list ||
+        !b->wait) {
         weft__summary_builder_destroy(b);
         return NULL;
     }
@@ -59,6 +65,7 @@ void weft__summary_builder_destroy(weft_summary_builder *b)
 {
     if (!b)
         return;
+    free(b->wait);
     free(b->touched_list);
     free(b->touched);
     free(b->location_incl);
@@ -68,9 +75,16 @@ void weft__summary_builder_destroy(weft_summary_builder *b)
     free(b);
 }
 
+void weft__summary_builder_set_wait(weft_summary_builder *b, size_t region, weft_summary_wait wait)
+{
+    if (region < b->region_count)
+        b->wait[region] = (uint8_t)wait;
+}
+
 void weft__summary_location_begin(weft_summary_builder *b)
 {
     b->depth = 0;
+    b->location_omp = (weft_summary_omp){0};
     b->touched_count = 0;
     b->location_last_ticks = 0;
     b->location_has_time = false;
@@ -103,6 +117,10 @@ weft_status weft__summary_enter(weft_summary_builder *b, size_t region, uint64_t
     b->stack[b->depth++] = (frame){.region = region, .enter_ticks = t, .child_ticks = 0};
     b->open_count[region]++;
     b->regions[region].visits++;
+    if (b->wait[region] == WEFT_SUMMARY_WAIT_EXPLICIT_BARRIER)
+        b->location_omp.explicit_barrier_visits++;
+    else if (b->wait[region] == WEFT_SUMMARY_WAIT_IMPLICIT_BARRIER)
+        b->location_omp.implicit_barrier_visits++;
     if (!b->touched[region]) {
         b->touched[region] = true;
         b->touched_list[b->touched_count++] = region;
@@ -127,6 +145,10 @@ static void close_top(weft_summary_builder *b, uint64_t t)
         b->stack[b->depth - 1].child_ticks += incl;
     else
         b->totals.root_incl_ticks += incl;
+    if (b->wait[f->region] == WEFT_SUMMARY_WAIT_EXPLICIT_BARRIER)
+        b->location_omp.explicit_barrier_ticks += incl;
+    else if (b->wait[f->region] == WEFT_SUMMARY_WAIT_IMPLICIT_BARRIER)
+        b->location_omp.implicit_barrier_ticks += incl;
 }
 
 void weft__summary_leave(weft_summary_builder *b, size_t region, uint64_t t)
@@ -143,6 +165,20 @@ void weft__summary_leave(weft_summary_builder *b, size_t region, uint64_t t)
         b->totals.unbalanced_count++;
     }
     close_top(b, t);
+}
+
+/* Only an acquisition directly inside the waiting region counts: POMP2 and
+ * Score-P record it there (enter critical, acquire, enter sblock ...; enter
+ * omp_set_lock, acquire, leave), and anything else open in between would
+ * make the span something other than waiting for the lock. */
+void weft__summary_lock_acquired(weft_summary_builder *b, uint64_t t)
+{
+    b->location_omp.lock_acquisitions++;
+    if (b->depth == 0)
+        return;
+    const frame *f = &b->stack[b->depth - 1];
+    if (b->wait[f->region] == WEFT_SUMMARY_WAIT_LOCK && t > f->enter_ticks)
+        b->location_omp.lock_wait_ticks += t - f->enter_ticks;
 }
 
 void weft__summary_location_end(weft_summary_builder *b)
@@ -166,6 +202,11 @@ void weft__summary_location_end(weft_summary_builder *b)
     b->touched_count = 0;
 }
 
+weft_summary_omp weft__summary_builder_location_omp(const weft_summary_builder *b)
+{
+    return b->location_omp;
+}
+
 const weft_summary_region *weft__summary_builder_regions(const weft_summary_builder *b)
 {
     return b->regions;
@@ -183,6 +224,14 @@ void weft__summary_clear(weft_summary *summary)
     for (size_t i = 0; i < summary->region_count; i++)
         free(summary->regions[i].name);
     free(summary->regions);
+    for (size_t i = 0; i < summary->comm_count; i++)
+        free(summary->comms[i].name);
+    free(summary->comms);
+    free(summary->pairs);
+    free(summary->collectives);
+    for (size_t i = 0; i < summary->omp_location_count; i++)
+        free(summary->omp_locations[i].name);
+    free(summary->omp_locations);
     free(summary->trace_path);
     memset(summary, 0, sizeof(*summary));
 }

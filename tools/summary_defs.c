@@ -1,0 +1,414 @@
+/* The global definitions `weft summary` needs: clock, strings, regions,
+ * location groups and locations, the MPI groups and communicators. After
+ * reading, every array is sorted by ref for lookups, each location gets its
+ * world rank and each communicator its member list, so that the peer rank of
+ * an MPI event can be turned into a world rank. Memory grows with the number
+ * of definitions only. */
+#include "summary_reader.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Makes room for one more item in a growable array of COUNT items. Returns
+ * the array to use from now on (ITEMS itself while there is room), or NULL
+ * when out of memory, leaving ITEMS and *CAPACITY as they were. */
+static void *room_for_one(void *items, size_t *capacity, size_t count, size_t item_size)
+{
+    if (count < *capacity)
+        return items;
+    size_t grown_capacity = *capacity ? 2 * *capacity : 64;
+    if (grown_capacity > SIZE_MAX / item_size)
+        return NULL;
+    void *grown = realloc(items, grown_capacity * item_size);
+    if (grown)
+        *capacity = grown_capacity;
+    return grown;
+}
+
+/* --- Callbacks ----------------------------------------------------------------- */
+
+static OTF2_CallbackCode on_clock(void *user_data, uint64_t resolution, uint64_t offset,
+                                  uint64_t length, uint64_t realtime)
+{
+    (void)offset;
+    (void)realtime;
+    read_state *st = user_data;
+    st->have_clock = true;
+    st->timer_resolution = resolution;
+    st->trace_length = length;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_string(void *user_data, OTF2_StringRef self, const char *text)
+{
+    read_state *st = user_data;
+    string_def def = {.ref = self, .text = strdup(text ? text : "")};
+    if (!def.text)
+        return weft__summary_interrupt(st, WEFT_ERR_NO_MEMORY);
+    string_def *grown =
+        room_for_one(st->strings, &st->string_capacity, st->string_count, sizeof(*grown));
+    if (!grown) {
+        free(def.text);
+        return weft__summary_interrupt(st, WEFT_ERR_NO_MEMORY);
+    }
+    st->strings = grown;
+    st->strings[st->string_count++] = def;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_region(void *user_data, OTF2_RegionRef self, OTF2_StringRef name,
+                                   OTF2_StringRef canonical_name, OTF2_StringRef description,
+                                   OTF2_RegionRole role, OTF2_Paradigm paradigm,
+                                   OTF2_RegionFlag flags, OTF2_StringRef source_file,
+                                   uint32_t begin_line, uint32_t end_line)
+{
+    (void)canonical_name;
+    (void)description;
+    (void)flags;
+    (void)begin_line;
+    (void)end_line;
+    read_state *st = user_data;
+    region_def def = {
+        .ref = self, .name_ref = name, .file_ref = source_file, .paradigm = paradigm, .role = role};
+    region_def *grown =
+        room_for_one(st->regions, &st->region_capacity, st->region_count, sizeof(*grown));
+    if (!grown)
+        return weft__summary_interrupt(st, WEFT_ERR_NO_MEMORY);
+    st->regions = grown;
+    st->regions[st->region_count++] = def;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_location_group(void *user_data, OTF2_LocationGroupRef self,
+                                           OTF2_StringRef name, OTF2_LocationGroupType type,
+                                           OTF2_SystemTreeNodeRef parent,
+                                           OTF2_LocationGroupRef creator)
+{
+    (void)name;
+    (void)parent;
+    (void)creator;
+    read_state *st = user_data;
+    /* Without an MPI location list, a location group's id is its rank, as in
+     * Score-P's and weft's traces. */
+    group_def def = {.ref = self,
+                     .type = type,
+                     .rank = self < WEFT_SUMMARY_NO_RANK ? (uint32_t)self : WEFT_SUMMARY_NO_RANK};
+    group_def *grown =
+        room_for_one(st->groups, &st->group_capacity, st->group_count, sizeof(*grown));
+    if (!grown)
+        return weft__summary_interrupt(st, WEFT_ERR_NO_MEMORY);
+    st->groups = grown;
+    st->groups[st->group_count++] = def;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_location(void *user_data, OTF2_LocationRef self, OTF2_StringRef name,
+                                     OTF2_LocationType type, uint64_t event_count,
+                                     OTF2_LocationGroupRef group)
+{
+    read_state *st = user_data;
+    location_def def = {.ref = self,
+                        .name_ref = name,
+                        .group_ref = group,
+                        .event_count = event_count,
+                        .type = type,
+                        .rank = WEFT_SUMMARY_NO_RANK};
+    location_def *grown =
+        room_for_one(st->locations, &st->location_capacity, st->location_count, sizeof(*grown));
+    if (!grown)
+        return weft__summary_interrupt(st, WEFT_ERR_NO_MEMORY);
+    st->locations = grown;
+    st->locations[st->location_count++] = def;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_group(void *user_data, OTF2_GroupRef self, OTF2_StringRef name,
+                                  OTF2_GroupType type, OTF2_Paradigm paradigm, OTF2_GroupFlag flags,
+                                  uint32_t count, const uint64_t *members)
+{
+    (void)name;
+    read_state *st = user_data;
+    if (type != OTF2_GROUP_TYPE_COMM_LOCATIONS && type != OTF2_GROUP_TYPE_COMM_GROUP &&
+        type != OTF2_GROUP_TYPE_COMM_SELF)
+        return OTF2_CALLBACK_SUCCESS; /* location, region and metric groups: not needed */
+    members_def def = {
+        .ref = self, .type = type, .paradigm = paradigm, .flags = flags, .count = count};
+    if (count > 0) {
+        def.members = malloc(count * sizeof(*def.members));
+        if (!def.members)
+            return weft__summary_interrupt(st, WEFT_ERR_NO_MEMORY);
+        memcpy(def.members, members, count * sizeof(*def.members));
+    }
+    members_def *grown = room_for_one(st->member_groups, &st->member_group_capacity,
+                                      st->member_group_count, sizeof(*grown));
+    if (!grown) {
+        free(def.members);
+        return weft__summary_interrupt(st, WEFT_ERR_NO_MEMORY);
+    }
+    st->member_groups = grown;
+    st->member_groups[st->member_group_count++] = def;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_comm(void *user_data, OTF2_CommRef self, OTF2_StringRef name,
+                                 OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag flags)
+{
+    (void)parent;
+    (void)flags;
+    read_state *st = user_data;
+    comm_def def = {.ref = self, .name_ref = name, .group_ref = group, .members = NOT_FOUND};
+    comm_def *grown = room_for_one(st->comms, &st->comm_capacity, st->comm_count, sizeof(*grown));
+    if (!grown)
+        return weft__summary_interrupt(st, WEFT_ERR_NO_MEMORY);
+    st->comms = grown;
+    st->comms[st->comm_count++] = def;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* --- Sorting and lookups -------------------------------------------------------- */
+
+/* Every definition struct starts with its uint64_t ref. */
+static int compare_refs(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorts COUNT items of SIZE bytes by ref and drops repeated definitions of
+ * one ref (the first stays), so that no location's events are read twice.
+ * Returns the new count. */
+static size_t sort_unique(void *items, size_t count, size_t size)
+{
+    if (count < 2)
+        return count;
+    qsort(items, count, size, compare_refs);
+    char *base = items;
+    size_t kept = 1;
+    for (size_t i = 1; i < count; i++) {
+        if (compare_refs(base + (kept - 1) * size, base + i * size) != 0) {
+            if (kept != i)
+                memcpy(base + kept * size, base + i * size, size);
+            kept++;
+        }
+    }
+    return kept;
+}
+
+/* Definitions usually number their refs 0, 1, 2, ...: then ref is the index. */
+static size_t find(const void *items, size_t count, size_t size, uint64_t ref)
+{
+    const char *base = items;
+    if (ref < count && *(const uint64_t *)(base + ref * size) == ref)
+        return (size_t)ref;
+    if (count == 0)
+        return NOT_FOUND;
+    const char *found = bsearch(&ref, items, count, size, compare_refs);
+    return found ? (size_t)(found - base) / size : NOT_FOUND;
+}
+
+const char *weft__summary_string(const read_state *st, uint64_t ref)
+{
+    size_t i = find(st->strings, st->string_count, sizeof(*st->strings), ref);
+    return i == NOT_FOUND ? NULL : st->strings[i].text;
+}
+
+size_t weft__summary_find_region(const read_state *st, uint64_t ref)
+{
+    return find(st->regions, st->region_count, sizeof(*st->regions), ref);
+}
+
+size_t weft__summary_find_comm(const read_state *st, uint64_t ref)
+{
+    return find(st->comms, st->comm_count, sizeof(*st->comms), ref);
+}
+
+static size_t find_location(const read_state *st, uint64_t ref)
+{
+    return find(st->locations, st->location_count, sizeof(*st->locations), ref);
+}
+
+static size_t find_group(const read_state *st, uint64_t ref)
+{
+    return find(st->groups, st->group_count, sizeof(*st->groups), ref);
+}
+
+/* The MPI location list (OTF2-CONVENTIONS.md section 3): member I is the
+ * master location of world rank I. When a trace has one, it decides the
+ * rank of each location group. Then every location takes its group's rank. */
+static void resolve_ranks(read_state *st)
+{
+    for (size_t g = 0; g < st->member_group_count; g++) {
+        const members_def *list = &st->member_groups[g];
+        if (list->type != OTF2_GROUP_TYPE_COMM_LOCATIONS || list->paradigm != OTF2_PARADIGM_MPI)
+            continue;
+        for (uint32_t rank = 0; rank < list->count && rank < WEFT_SUMMARY_NO_RANK; rank++) {
+            size_t l = find_location(st, list->members[rank]);
+            size_t group = l == NOT_FOUND ? NOT_FOUND : find_group(st, st->locations[l].group_ref);
+            if (group != NOT_FOUND)
+                st->groups[group].rank = rank;
+        }
+        break;
+    }
+    for (size_t l = 0; l < st->location_count; l++) {
+        size_t group = find_group(st, st->locations[l].group_ref);
+        if (group != NOT_FOUND)
+            st->locations[l].rank = st->groups[group].rank;
+    }
+}
+
+static void resolve_comms(read_state *st)
+{
+    for (size_t c = 0; c < st->comm_count; c++) {
+        st->comms[c].members = find(st->member_groups, st->member_group_count,
+                                    sizeof(*st->member_groups), st->comms[c].group_ref);
+    }
+}
+
+/* OTF2-CONVENTIONS.md section 3: a COMM_GROUP's members are world ranks
+ * (indices into the MPI location list), and an event on it names the
+ * member's index, unless the group says its event ranks are global already. */
+uint32_t weft__summary_world_rank(const read_state *st, size_t comm, uint32_t rank,
+                                  uint32_t own_rank)
+{
+    if (comm == NOT_FOUND)
+        return WEFT_SUMMARY_NO_RANK;
+    size_t g = st->comms[comm].members;
+    if (g == NOT_FOUND)
+        return rank; /* no group: take the rank as it is */
+    const members_def *group = &st->member_groups[g];
+    switch (group->type) {
+    case OTF2_GROUP_TYPE_COMM_SELF:
+        return own_rank;
+    case OTF2_GROUP_TYPE_COMM_GROUP:
+        if (group->flags & OTF2_GROUP_FLAG_GLOBAL_MEMBERS)
+            return rank;
+        if (rank < group->count && group->members[rank] < WEFT_SUMMARY_NO_RANK)
+            return (uint32_t)group->members[rank];
+        return WEFT_SUMMARY_NO_RANK;
+    default:
+        return rank;
+    }
+}
+
+uint64_t weft__summary_comm_size(const read_state *st, size_t comm)
+{
+    size_t g = comm == NOT_FOUND ? NOT_FOUND : st->comms[comm].members;
+    if (g == NOT_FOUND)
+        return 0;
+    const members_def *group = &st->member_groups[g];
+    return group->type == OTF2_GROUP_TYPE_COMM_SELF ? 1 : group->count;
+}
+
+/* --- Reading ------------------------------------------------------------------------ */
+
+static weft_status register_callbacks(read_state *st, OTF2_Reader *reader,
+                                      OTF2_GlobalDefReader *defs, OTF2_GlobalDefReaderCallbacks *cb)
+{
+    OTF2_ErrorCode code = OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, on_clock);
+    if (code == OTF2_SUCCESS)
+        code = OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, on_string);
+    if (code == OTF2_SUCCESS)
+        code = OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, on_region);
+    if (code == OTF2_SUCCESS)
+        code = OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(cb, on_location_group);
+    if (code == OTF2_SUCCESS)
+        code = OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cb, on_location);
+    if (code == OTF2_SUCCESS)
+        code = OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_group);
+    if (code == OTF2_SUCCESS)
+        code = OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
+    if (code == OTF2_SUCCESS)
+        code = OTF2_Reader_RegisterGlobalDefCallbacks(reader, defs, cb, st);
+    return weft__summary_otf2_ok(st, code, "cannot set up reading the definitions of")
+               ? WEFT_OK
+               : WEFT_ERR_OTF2;
+}
+
+weft_status weft__summary_read_defs(read_state *st, OTF2_Reader *reader)
+{
+    OTF2_GlobalDefReader *defs = OTF2_Reader_GetGlobalDefReader(reader);
+    if (!defs) {
+        weft__summary_report(st, OTF2_SUCCESS, DAMAGED, "cannot open the global definitions of");
+        return WEFT_ERR_OTF2;
+    }
+    OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New();
+    if (!cb) {
+        weft__summary_report(st, OTF2_SUCCESS, NULL, "out of memory reading");
+        return WEFT_ERR_NO_MEMORY;
+    }
+    weft_status status = register_callbacks(st, reader, defs, cb);
+    OTF2_GlobalDefReaderCallbacks_Delete(cb);
+    if (status != WEFT_OK)
+        return status;
+
+    uint64_t count = 0;
+    OTF2_ErrorCode code = OTF2_Reader_ReadAllGlobalDefinitions(reader, defs, &count);
+    if (code != OTF2_SUCCESS) {
+        if (st->failure == WEFT_ERR_NO_MEMORY) {
+            weft__summary_report(st, OTF2_SUCCESS, NULL,
+                                 "out of memory reading the definitions of");
+            return WEFT_ERR_NO_MEMORY;
+        }
+        weft__summary_report(st, code, DAMAGED, "cannot read the global definitions of");
+        return WEFT_ERR_OTF2;
+    }
+    if (!weft__summary_otf2_ok(st, OTF2_Reader_CloseGlobalDefReader(reader, defs),
+                               "cannot close the global definitions of"))
+        return WEFT_ERR_OTF2;
+
+    if (!st->have_clock || st->timer_resolution == 0) {
+        weft__summary_report(st, OTF2_SUCCESS, DAMAGED,
+                             "no ClockProperties definition (timer resolution) in");
+        return WEFT_ERR_OTF2;
+    }
+    /* A repeated string, region or group keeps its first definition; the
+     * strings of dropped duplicates are freed first. */
+    if (st->string_count > 1) {
+        qsort(st->strings, st->string_count, sizeof(*st->strings), compare_refs);
+        size_t kept = 1;
+        for (size_t i = 1; i < st->string_count; i++) {
+            if (st->strings[i].ref == st->strings[kept - 1].ref)
+                free(st->strings[i].text);
+            else
+                st->strings[kept++] = st->strings[i];
+        }
+        st->string_count = kept;
+    }
+    if (st->member_group_count > 1) {
+        qsort(st->member_groups, st->member_group_count, sizeof(*st->member_groups), compare_refs);
+        size_t kept = 1;
+        for (size_t i = 1; i < st->member_group_count; i++) {
+            if (st->member_groups[i].ref == st->member_groups[kept - 1].ref)
+                free(st->member_groups[i].members);
+            else
+                st->member_groups[kept++] = st->member_groups[i];
+        }
+        st->member_group_count = kept;
+    }
+    st->region_count = sort_unique(st->regions, st->region_count, sizeof(*st->regions));
+    st->group_count = sort_unique(st->groups, st->group_count, sizeof(*st->groups));
+    st->location_count = sort_unique(st->locations, st->location_count, sizeof(*st->locations));
+    st->comm_count = sort_unique(st->comms, st->comm_count, sizeof(*st->comms));
+    resolve_ranks(st);
+    resolve_comms(st);
+    return WEFT_OK;
+}
+
+void weft__summary_free_state(read_state *st)
+{
+    weft__summary_builder_destroy(st->builder);
+    weft__summary_table_destroy(st->pairs);
+    weft__summary_table_destroy(st->comm_p2p);
+    weft__summary_table_destroy(st->collectives);
+    free(st->location_omp);
+    for (size_t i = 0; i < st->string_count; i++)
+        free(st->strings[i].text);
+    free(st->strings);
+    free(st->regions);
+    free(st->groups);
+    free(st->locations);
+    for (size_t i = 0; i < st->member_group_count; i++)
+        free(st->member_groups[i].members);
+    free(st->member_groups);
+    free(st->comms);
+}
