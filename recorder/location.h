@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "event_codec.h"
+#include "open_scopes.h"
 #include "weft/definitions.h"
 
 typedef struct weft_loc weft_loc;
@@ -64,6 +65,7 @@ struct weft_loc {
     uint64_t events_written;
     uint64_t events_lost; /* recorded but not written: the output failed */
     uint64_t first_time, last_time;
+    weft_open_scopes open; /* regions and teams not yet closed */
     uint32_t last_team; /* the thread team this location last joined, or
                            WEFT_INVALID_ID: spares the registry a call per
                            team begin (see sink.c) */

@@ -170,15 +170,21 @@ static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots
 {
     const weft_slot *s = slots;
     if (s->head.kind == WEFT_EVENT_ENTER) {
+        weft__scopes_open(&loc->open, WEFT_SCOPE_REGION, s->head.ref);
         *code = OTF2_EvtWriter_Enter(w, NULL, s->head.time, s->head.ref);
         return 1;
     }
     if (s->head.kind == WEFT_EVENT_LEAVE) {
+        weft__scopes_close(&loc->open, WEFT_SCOPE_REGION, s->head.ref);
         *code = OTF2_EvtWriter_Leave(w, NULL, s->head.time, s->head.ref);
         return 1;
     }
-    if (s->head.kind == WEFT_EVENT_THREAD_TEAM_BEGIN)
+    if (s->head.kind == WEFT_EVENT_THREAD_TEAM_BEGIN) {
         note_team_member(loc, s->head.ref, s->head.count);
+        weft__scopes_open(&loc->open, WEFT_SCOPE_TEAM, s->head.ref);
+    } else if (s->head.kind == WEFT_EVENT_THREAD_TEAM_END) {
+        weft__scopes_close(&loc->open, WEFT_SCOPE_TEAM, s->head.ref);
+    }
     weft_event e;
     size_t used = weft__event_decode(slots, available, &e);
     *code = used ? write_event(w, &e) : OTF2_SUCCESS;
@@ -224,9 +230,35 @@ static void add_property(weft_loc *loc, const char *name, uint64_t value)
     weft_registry_location_property(weft_defs_global(), loc->def, name, value);
 }
 
+/* Closes, innermost first, the regions and teams still open on loc, at its
+ * last timestamp (see open_scopes.h); returns how many. */
+static uint64_t close_open_scopes(weft_loc *loc)
+{
+    uint64_t closed = 0;
+    weft_scope_kind kind;
+    uint32_t id;
+    while (weft__scopes_pop(&loc->open, &kind, &id)) {
+        OTF2_EvtWriter *w = failed ? NULL : loc->evt_writer;
+        if (!w)
+            continue;
+        OTF2_ErrorCode code = kind == WEFT_SCOPE_REGION
+                                  ? OTF2_EvtWriter_Leave(w, NULL, loc->last_time, id)
+                                  : OTF2_EvtWriter_ThreadTeamEnd(w, NULL, loc->last_time, id);
+        if (code == OTF2_SUCCESS)
+            closed++;
+    }
+    weft__scopes_free(&loc->open);
+    loc->events_written += closed;
+    return closed;
+}
+
 static void finish_location(weft_loc *loc, void *context)
 {
     weft_sink_totals *totals = context;
+    uint64_t closed = close_open_scopes(loc);
+    if (closed)
+        weft_log_verbose("thread %u: closed %llu regions or teams left open at the end",
+                         loc->thread_number, (unsigned long long)closed);
     if (!failed && totals->archive_open && !loc->evt_writer)
         evt_writer_of(loc); /* an empty event file keeps readers happy */
     if (loc->evt_writer) {
@@ -238,6 +270,8 @@ static void finish_location(weft_loc *loc, void *context)
     add_property(loc, "weft::buffer_waits", loc->waits);
     add_property(loc, "weft::buffer_wait_ticks", loc->wait_ticks);
     add_property(loc, "weft::events_lost", loc->events_lost);
+    if (closed)
+        add_property(loc, "weft::scopes_closed_at_end", closed);
 
     if (loc->events_written) {
         if (totals->events_written == 0 || loc->first_time < totals->first_time)

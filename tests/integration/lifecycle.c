@@ -6,7 +6,9 @@
  *   fork        records 5 pairs, forks a child that records 7 pairs and
  *               exits; the parent waits, records 5 more, exits 0.
  *   on-off      3 pairs, weft_user_off, 4 pairs, weft_user_on, 2 pairs,
- *               inside one enclosing region entered before the pause. */
+ *               inside one enclosing region entered before the pause.
+ *   exit-inside enters "outer" and "inner", records 2 pairs inside them and
+ *               exits without leaving either: the recorder closes both. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdio.h>
@@ -75,6 +77,12 @@ int main(int argc, char **argv)
         weft_user_on();
         pairs(2);
         WEFT_USER_REGION_END("outer");
+        return 0;
+    }
+    if (strcmp(mode, "exit-inside") == 0) {
+        WEFT_USER_REGION_BEGIN("outer");
+        WEFT_USER_REGION_BEGIN("inner");
+        pairs(2);
         return 0;
     }
     fprintf(stderr, "unknown mode '%s'\n", mode);

@@ -304,6 +304,29 @@ static void test_user_off_and_on(void **state)
     trace_free(t);
 }
 
+/* A program that exits inside two regions: the sink closes them, innermost
+ * first, at the location's last timestamp, and says how many it closed. */
+static void test_regions_left_open_are_closed(void **state)
+{
+    (void)state;
+    program_run run = run_lifecycle("exit-inside", NULL);
+    assert_int_equal(run.exit_code, 0);
+    trace_model *t = load(trace_dir);
+    check_sound(t);
+    const trace_location_stats *loc = trace_location_by_id(t, 0);
+    const trace_region *outer = trace_region_by_name(t, "outer");
+    const trace_region *inner = trace_region_by_name(t, "inner");
+    assert_int_equal(trace_enter_count(loc, outer->id), 1);
+    assert_int_equal(trace_enter_count(loc, inner->id), 1);
+    assert_int_equal(trace_enter_count(loc, trace_region_by_name(t, "work")->id), 2);
+    assert_int_equal(loc->kind_counts[TRACE_EVENT_ENTER], 4);
+    assert_int_equal(loc->kind_counts[TRACE_EVENT_LEAVE], 4);
+    uint64_t closed = 0;
+    assert_non_null(trace_location_property(t, 0, "weft::scopes_closed_at_end", &closed));
+    assert_int_equal(closed, 2);
+    trace_free(t);
+}
+
 static void test_cxx_user_api(void **state)
 {
     (void)state;
@@ -346,6 +369,7 @@ int main(int argc, char **argv)
         TEST(test_forked_child_stays_out),
         TEST(test_user_off_and_on),
         TEST(test_cxx_user_api),
+        TEST(test_regions_left_open_are_closed),
     };
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);
