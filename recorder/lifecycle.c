@@ -183,6 +183,13 @@ void weft_recording_set(bool on)
         atomic_store_explicit(&weft__recording, false, memory_order_release);
 }
 
+void weft_flush_thread(void)
+{
+    weft_loc *loc = weft__tls_loc;
+    if (loc && weft__lifecycle_running())
+        weft__loc_flush(loc);
+}
+
 bool weft_recording_is_on(void)
 {
     return atomic_load_explicit(&weft__recording, memory_order_relaxed);

@@ -212,6 +212,13 @@ out:
     return at;
 }
 
+bool weft__loc_flush(weft_loc *loc)
+{
+    if (!loc->chunk || atomic_load_explicit(&loc->cursor, memory_order_relaxed) == loc->chunk->slots)
+        return true; /* nothing recorded since the last hand-over */
+    return weft__loc_refill(loc, 0) != NULL;
+}
+
 void weft__loc_return_chunk(weft_chunk *chunk)
 {
     weft_loc *loc = chunk->owner;

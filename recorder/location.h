@@ -88,6 +88,10 @@ weft_loc *weft__loc_create(void);
  * where the event goes, or NULL when recording must not continue. */
 weft_slot *weft__loc_refill(weft_loc *loc, size_t slots);
 
+/* Hands the location's current chunk to the writer now, if it holds
+ * events, and installs a free one. False when recording must stop. */
+bool weft__loc_flush(weft_loc *loc);
+
 /* Publishes `slots` slots written at `at` (see `cursor` above). */
 static inline void weft__loc_commit(weft_loc *loc, weft_slot *at, size_t slots)
 {

@@ -57,6 +57,11 @@ WEFT_EXPORT void weft_finalize(void);
  * the calling thread as a MeasurementOnOff event. */
 WEFT_EXPORT void weft_recording_set(bool on);
 
+/* Hands the calling thread's buffered events to the writer now, instead of
+ * when its buffer chunk fills or the program ends (omp_control_tool's
+ * flush). Other threads' buffers are theirs alone and are not touched. */
+WEFT_EXPORT void weft_flush_thread(void);
+
 /* True while events are being recorded. */
 WEFT_EXPORT bool weft_recording_is_on(void);
 
