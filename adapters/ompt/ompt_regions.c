@@ -1,0 +1,240 @@
+/* Regions of the OMPT tool: (code address, construct) -> weft region.
+ *
+ * The runtime names a construct only by codeptr_ra, the return address of
+ * the runtime call the compiler emitted for it. The first time a thread
+ * meets an (address, construct) pair it looks in a process-wide table; the
+ * first time the process meets it, the address is symbolised (weft/symbols.h)
+ * and the region registered as "!$omp <construct> @file.c:LINE", like the
+ * POMP2 adapter's regions, or "!$omp <construct> @function+0xOFF" without
+ * debug information. After that a per-thread cache answers with two loads
+ * and a compare. */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ompt_internal.h"
+#include <stdlib.h>
+#include "weft/ctc.h"
+#include "weft/log.h"
+#include "weft/symbols.h"
+
+#define R(role) WEFT_REGION_ROLE_##role
+static const struct {
+    const char *text;
+    weft_region_role role;
+} constructs[OC_COUNT] = {
+    [OC_PARALLEL] = {"parallel", R(PARALLEL)},
+    [OC_IMPLICIT_BARRIER] = {"implicit barrier", R(IMPLICIT_BARRIER)},
+    [OC_BARRIER] = {"barrier", R(BARRIER)},
+    [OC_LOOP] = {"for", R(LOOP)},
+    [OC_SECTIONS] = {"sections", R(SECTIONS)},
+    [OC_SINGLE] = {"single", R(SINGLE)},
+    [OC_SINGLE_SBLOCK] = {"single sblock", R(SINGLE_SBLOCK)},
+    [OC_WORKSHARE] = {"workshare", R(WORKSHARE)},
+    [OC_DISTRIBUTE] = {"distribute", R(LOOP)},
+    [OC_TASKLOOP] = {"taskloop", R(LOOP)},
+    [OC_SCOPE] = {"scope", R(CODE)},
+    [OC_MASTER] = {"master", R(MASTER)},
+    [OC_CRITICAL] = {"critical", R(CRITICAL)},
+    [OC_CRITICAL_SBLOCK] = {"critical sblock", R(CRITICAL_SBLOCK)},
+    [OC_ORDERED] = {"ordered", R(ORDERED)},
+    [OC_ORDERED_SBLOCK] = {"ordered sblock", R(ORDERED_SBLOCK)},
+    [OC_ATOMIC] = {"atomic", R(ATOMIC)},
+    [OC_TASKWAIT] = {"taskwait", R(TASK_WAIT)},
+    [OC_TASKGROUP] = {"taskgroup", R(CODE)},
+    [OC_TASK_CREATE] = {"create task", R(TASK_CREATE)},
+    [OC_TASK] = {"task", R(TASK)},
+    [OC_TASK_UNTIED] = {"untied task", R(TASK_UNTIED)},
+    [OC_FLUSH] = {"flush", R(FLUSH)},
+    [OC_CANCEL] = {"cancel", R(CODE)},
+};
+#undef R
+
+static const void *runtime_address;
+
+void weft__ompt_set_runtime_address(const void *address_in_runtime)
+{
+    runtime_address = address_in_runtime;
+}
+
+/* ---- naming ---------------------------------------------------------------- */
+
+/* Fortran sources call the loop construct "do", as OPARI2 does. */
+static bool is_fortran(const char *file)
+{
+    const char *dot = file ? strrchr(file, '.') : NULL;
+    if (!dot)
+        return false;
+    static const char *const suffixes[] = {".f", ".F", ".f90", ".F90", ".f95", ".F95",
+                                           ".f03", ".F03", ".f08", ".F08", ".for", ".FOR"};
+    for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+        if (strcmp(dot, suffixes[i]) == 0)
+            return true;
+    }
+    return false;
+}
+
+static weft_region define(const void *codeptr, ompt_construct c)
+{
+    weft_symbol sym = {0};
+    bool known = codeptr && weft_symbols_lookup(codeptr, &sym) == WEFT_OK;
+    const char *text = constructs[c].text;
+    if (c == OC_LOOP && is_fortran(sym.file))
+        text = "do";
+    char name[512];
+    weft_region_desc desc = {.name = name,
+                             .role = constructs[c].role,
+                             .paradigm = WEFT_PARADIGM_OPENMP};
+    if (known && sym.file && sym.line) {
+        weft_ctc_span file = {.text = sym.file, .len = (uint32_t)strlen(sym.file)};
+        weft_omp_region_name(name, sizeof(name), text, file, sym.line);
+        desc.file = sym.file;
+        desc.begin_line = desc.end_line = sym.line;
+    } else if (codeptr) {
+        char where[256];
+        weft_symbols_format_fallback(known ? &sym : NULL, codeptr, where, sizeof(where));
+        snprintf(name, sizeof(name), "!$omp %s @%s", text, where);
+        desc.file = sym.object;
+    } else {
+        snprintf(name, sizeof(name), "!$omp %s", text);
+    }
+    weft_region region;
+    if (weft_registry_region(weft_defs_global(), &desc, &region) != WEFT_OK)
+        weft_log_error("cannot register OpenMP region '%s'; its events are not recorded", name);
+    return region;
+}
+
+/* ---- the process-wide table ------------------------------------------------- */
+
+/* Open addressing on (address, construct); grows at half load. The marker
+ * region RUNTIME means "the address is inside the runtime: use the
+ * fallback". */
+#define RUNTIME_MARKER UINT32_MAX - 1
+typedef struct entry {
+    const void *codeptr;
+    uint32_t construct; /* OC_COUNT: empty slot */
+    uint32_t region;
+} entry;
+
+static pthread_mutex_t table_mutex = PTHREAD_MUTEX_INITIALIZER;
+static entry *table;
+static size_t table_size, table_used;
+
+static size_t hash(const void *codeptr, ompt_construct c)
+{
+    uint64_t x = (uint64_t)(uintptr_t)codeptr * 31 + (uint64_t)c;
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+static entry *slot_of(entry *t, size_t size, const void *codeptr, ompt_construct c)
+{
+    size_t i = hash(codeptr, c) & (size - 1);
+    while (t[i].construct != OC_COUNT && (t[i].codeptr != codeptr || t[i].construct != c))
+        i = (i + 1) & (size - 1);
+    return &t[i];
+}
+
+static bool grow(void)
+{
+    size_t size = table_size ? table_size * 2 : 256;
+    entry *t = malloc(size * sizeof(*t));
+    if (!t)
+        return false;
+    for (size_t i = 0; i < size; i++)
+        t[i].construct = OC_COUNT;
+    for (size_t i = 0; i < table_size; i++) {
+        if (table[i].construct != OC_COUNT)
+            *slot_of(t, size, table[i].codeptr, (ompt_construct)table[i].construct) = table[i];
+    }
+    free(table);
+    table = t;
+    table_size = size;
+    return true;
+}
+
+static uint32_t lookup_global(const void *codeptr, ompt_construct c)
+{
+    pthread_mutex_lock(&table_mutex);
+    uint32_t region = WEFT_INVALID_ID;
+    if ((table_used + 1) * 2 <= table_size || grow()) {
+        entry *e = slot_of(table, table_size, codeptr, c);
+        if (e->construct == OC_COUNT) {
+            bool in_runtime =
+                codeptr && runtime_address && weft_symbols_same_object(codeptr, runtime_address);
+            e->codeptr = codeptr;
+            e->construct = c;
+            e->region = in_runtime ? RUNTIME_MARKER : define(codeptr, c).id;
+            table_used++;
+        }
+        region = e->region;
+    }
+    pthread_mutex_unlock(&table_mutex);
+    return region;
+}
+
+/* ---- the per-thread cache ----------------------------------------------------- */
+
+enum { CACHE_SIZE = 256 };
+typedef struct cache {
+    entry slot[CACHE_SIZE];
+} cache;
+
+static __thread cache *thread_cache __attribute__((tls_model("initial-exec")));
+
+static uint32_t lookup(const void *codeptr, ompt_construct c)
+{
+    cache *k = thread_cache;
+    if (!k) {
+        k = thread_cache = calloc(1, sizeof(*k));
+        if (!k)
+            return lookup_global(codeptr, c);
+        for (size_t i = 0; i < CACHE_SIZE; i++)
+            k->slot[i].construct = OC_COUNT;
+    }
+    entry *e = &k->slot[hash(codeptr, c) & (CACHE_SIZE - 1)];
+    if (e->codeptr == codeptr && e->construct == (uint32_t)c)
+        return e->region;
+    uint32_t region = lookup_global(codeptr, c);
+    *e = (entry){.codeptr = codeptr, .construct = c, .region = region};
+    return region;
+}
+
+weft_region weft__ompt_region(const void *codeptr, ompt_construct c, const void *fallback)
+{
+    uint32_t region = codeptr ? lookup(codeptr, c) : RUNTIME_MARKER;
+    if (region == RUNTIME_MARKER)
+        region = fallback && fallback != codeptr ? lookup(fallback, c) : lookup(NULL, c);
+    if (region == RUNTIME_MARKER) /* the fallback is in the runtime as well */
+        region = lookup(NULL, c);
+    return (weft_region){region};
+}
+
+/* ---- lock routines -------------------------------------------------------------- */
+
+static const char *const lock_routine_names[LR_COUNT] = {
+    "omp_init_lock",      "omp_destroy_lock",      "omp_set_lock",      "omp_unset_lock",
+    "omp_test_lock",      "omp_init_nest_lock",    "omp_destroy_nest_lock",
+    "omp_set_nest_lock",  "omp_unset_nest_lock",   "omp_test_nest_lock"};
+static weft_region lock_regions[LR_COUNT];
+
+static void define_lock_regions(void)
+{
+    for (int r = 0; r < LR_COUNT; r++) {
+        weft_region_desc desc = {.name = lock_routine_names[r],
+                                 .file = "OMP",
+                                 .role = WEFT_REGION_ROLE_WRAPPER,
+                                 .paradigm = WEFT_PARADIGM_OPENMP};
+        if (weft_registry_region(weft_defs_global(), &desc, &lock_regions[r]) != WEFT_OK)
+            weft_log_error("cannot register region '%s'; its events are not recorded", desc.name);
+    }
+}
+
+weft_region weft__ompt_lock_region(ompt_lock_routine routine)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, define_lock_regions);
+    return lock_regions[routine];
+}

@@ -1,0 +1,123 @@
+/* Per-thread state of the OMPT tool; see ompt_internal.h.
+ *
+ * Thread teams are defined as the POMP2 adapter defines them: once per place
+ * in the team tree, named by (the forking thread's number in its team, team
+ * size) under the enclosing team, so a team that forms again and again is
+ * one definition and the two adapters give the same team structure. */
+#include <stdlib.h>
+
+#include "ompt_internal.h"
+#include "weft/log.h"
+#include "weft/recorder.h"
+
+static __thread ompt_thread *self __attribute__((tls_model("initial-exec")));
+
+static ompt_thread *create(void);
+
+ompt_thread *weft__ompt_self_raw(void)
+{
+    ompt_thread *t = self;
+    return __builtin_expect(t != NULL, 1) ? t : create();
+}
+
+ompt_thread *weft__ompt_self(void)
+{
+    ompt_thread *t = weft__ompt_self_raw();
+    if (t && __builtin_expect(t->lock_waiting, 0))
+        weft__ompt_settle_lock(t);
+    return t;
+}
+
+static ompt_thread *create(void)
+{
+    ompt_thread *t = calloc(1, sizeof(*t));
+    if (!t) {
+        weft_log_error("out of memory for a thread's OpenMP state; its OpenMP events are not "
+                       "recorded");
+        return NULL;
+    }
+    t->cached_parent = t->cached_team = WEFT_COMM_INVALID;
+    t->current_task = weft__ompt_implicit_task_id(0);
+    self = t;
+    return t;
+}
+
+void weft__ompt_push(ompt_thread *t, weft_region region, ompt_scope_kind kind)
+{
+    if (t->open_depth >= OMPT_MAX_OPEN) {
+        t->open_overflow++; /* not recorded, so not left either */
+        return;
+    }
+    t->open[t->open_depth++] = (ompt_open_region){region, (uint8_t)kind};
+    if (region.id != WEFT_INVALID_ID)
+        weft_enter(region);
+}
+
+void weft__ompt_pop(ompt_thread *t, ompt_scope_kind kind)
+{
+    if (t->open_overflow) {
+        t->open_overflow--;
+        return;
+    }
+    uint32_t at = t->open_depth;
+    while (at > 0 && t->open[at - 1].kind != kind)
+        at--;
+    if (at == 0)
+        return; /* an end without its begin (e.g. recording started inside) */
+    while (t->open_depth >= at) {
+        weft_region r = t->open[--t->open_depth].region;
+        if (r.id != WEFT_INVALID_ID)
+            weft_leave(r);
+    }
+}
+
+const ompt_member *weft__ompt_member(const ompt_thread *t)
+{
+    if (t->member_depth == 0 || t->member_depth > OMPT_MAX_NESTING)
+        return NULL;
+    return &t->members[t->member_depth - 1];
+}
+
+const void *weft__ompt_fallback(const ompt_thread *t)
+{
+    const ompt_member *m = weft__ompt_member(t);
+    return m ? m->codeptr : NULL;
+}
+
+static weft_comm register_team(weft_comm parent, uint64_t key)
+{
+    weft_comm_desc desc = {.paradigm = WEFT_PARADIGM_OPENMP, .parent = parent, .key = key};
+    weft_comm team;
+    if (weft_registry_comm(weft_defs_global(), &desc, &team) != WEFT_OK)
+        weft_log_error("cannot define an OpenMP thread team; team events are not recorded");
+    return team;
+}
+
+static weft_comm cached_team(ompt_thread *t, weft_comm parent, uint64_t key)
+{
+    if (t->cached_team.id != WEFT_INVALID_ID && t->cached_parent.id == parent.id &&
+        t->cached_key == key)
+        return t->cached_team;
+    weft_comm team = register_team(parent, key);
+    if (team.id != WEFT_INVALID_ID) {
+        t->cached_parent = parent;
+        t->cached_key = key;
+        t->cached_team = team;
+    }
+    return team;
+}
+
+weft_comm weft__ompt_team(ompt_thread *t, const ompt_fork *fork, uint32_t size)
+{
+    return cached_team(t, fork->parent_team, (uint64_t)fork->forker << 32 | size);
+}
+
+weft_comm weft__ompt_task_team(ompt_thread *t)
+{
+    const ompt_member *m = weft__ompt_member(t);
+    if (m)
+        return m->team;
+    /* Outside parallel regions: the initial thread's one-thread team, the
+     * same (forker 0, size 1) team the POMP2 adapter defines there. */
+    return cached_team(t, WEFT_COMM_INVALID, 1);
+}

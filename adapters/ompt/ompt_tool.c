@@ -1,0 +1,139 @@
+/* libweft-ompt's entry: the OpenMP runtime finds ompt_start_tool (in the
+ * global symbol scope when libweft-ompt is preloaded, as `weft run` does, or
+ * in a library named by OMP_TOOL_LIBRARIES), and this tool registers its
+ * callbacks, checking what the runtime grants for each. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ompt_internal.h"
+#include "weft/log.h"
+#include "weft/recorder.h"
+
+/* omp_control_tool commands and results (omp.h, OpenMP 5.0 §3.8). */
+enum { CONTROL_START = 1, CONTROL_PAUSE = 2, CONTROL_FLUSH = 3, CONTROL_END = 4 };
+enum { CONTROL_SUCCESS = 0, CONTROL_IGNORED = 1 };
+
+/* omp_control_tool: start/pause switch recording on and off, end switches
+ * it off for good, flush hands the calling thread's buffered events to the
+ * writer thread now (the other threads' buffers belong to them). */
+static int control_tool(uint64_t command, uint64_t modifier, void *arg, const void *codeptr)
+{
+    (void)modifier, (void)arg, (void)codeptr;
+    static bool ended;
+    switch (command) {
+    case CONTROL_START:
+        if (ended)
+            return CONTROL_IGNORED;
+        weft_recording_set(true);
+        return CONTROL_SUCCESS;
+    case CONTROL_PAUSE:
+        weft_recording_set(false);
+        return CONTROL_SUCCESS;
+    case CONTROL_FLUSH:
+        weft_flush_thread();
+        return CONTROL_SUCCESS;
+    case CONTROL_END:
+        ended = true;
+        weft_recording_set(false);
+        return CONTROL_SUCCESS;
+    default: /* commands of later versions */
+        return CONTROL_IGNORED;
+    }
+}
+
+/* What the runtime answered for each callback; not "always" is reported
+ * under WEFT_VERBOSE (the trace may then miss those events). */
+static const char *grant_text(ompt_set_result_t result)
+{
+    switch (result) {
+    case ompt_set_never:
+        return "never";
+    case ompt_set_impossible:
+        return "impossible";
+    case ompt_set_sometimes:
+        return "sometimes";
+    case ompt_set_sometimes_paired:
+        return "sometimes (paired)";
+    case ompt_set_always:
+        return "always";
+    default:
+        return "an error";
+    }
+}
+
+static int initialize(ompt_function_lookup_t lookup, int initial_device_num, ompt_data_t *tool_data)
+{
+    (void)initial_device_num, (void)tool_data;
+    weft_init(); /* reads WEFT_* (WEFT_VERBOSE for the lines below) */
+    ompt_set_callback_t set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
+    if (!set_callback) {
+        weft_log_error("the OpenMP runtime offers no ompt_set_callback; OpenMP events are not "
+                       "recorded");
+        return 0;
+    }
+    /* lookup is a function of the runtime: code addresses inside its object
+     * are the runtime's, not the program's constructs. */
+    weft__ompt_set_runtime_address((const void *)(uintptr_t)lookup);
+
+    static const struct {
+        ompt_callbacks_t event;
+        const char *name;
+        ompt_callback_t fn;
+    } callbacks[] = {
+#define CB(event, fn) {ompt_callback_##event, #event, (ompt_callback_t)(fn)}
+        CB(parallel_begin, weft__ompt_parallel_begin),
+        CB(parallel_end, weft__ompt_parallel_end),
+        CB(implicit_task, weft__ompt_implicit_task),
+        CB(work, weft__ompt_work),
+        CB(sync_region, weft__ompt_sync_region),
+        CB(masked, weft__ompt_masked),
+        CB(mutex_acquire, weft__ompt_mutex_acquire),
+        CB(mutex_acquired, weft__ompt_mutex_acquired),
+        CB(mutex_released, weft__ompt_mutex_released),
+        CB(nest_lock, weft__ompt_nest_lock),
+        CB(lock_init, weft__ompt_lock_init),
+        CB(lock_destroy, weft__ompt_lock_destroy),
+        CB(flush, weft__ompt_flush),
+        CB(cancel, weft__ompt_cancel),
+        CB(task_create, weft__ompt_task_create),
+        CB(task_schedule, weft__ompt_task_schedule),
+        CB(control_tool, control_tool),
+#undef CB
+    };
+    unsigned registered = 0;
+    for (size_t i = 0; i < sizeof(callbacks) / sizeof(callbacks[0]); i++) {
+        ompt_set_result_t result = set_callback(callbacks[i].event, callbacks[i].fn);
+        if (result == ompt_set_always) {
+            registered++;
+            continue;
+        }
+        if (result == ompt_set_never || result == ompt_set_error || result == ompt_set_impossible)
+            weft_log_verbose("OMPT: the runtime gives no %s callback (%s); those events are not "
+                             "recorded",
+                             callbacks[i].name, grant_text(result));
+        else
+            weft_log_verbose("OMPT: the runtime calls %s %s; some of those events may be missing",
+                             callbacks[i].name, grant_text(result));
+        if (result > ompt_set_impossible)
+            registered++;
+    }
+    weft_log_verbose("OMPT tool active: %u of %zu callbacks registered", registered,
+                     sizeof(callbacks) / sizeof(callbacks[0]));
+    return 1; /* keep the tool */
+}
+
+static void finalize(ompt_data_t *tool_data)
+{
+    (void)tool_data;
+    /* The trace is written by libweft's exit handler (or MPI_Finalize);
+     * whatever the runtime reports after that is ignored. */
+}
+
+__attribute__((visibility("default"))) ompt_start_tool_result_t *
+ompt_start_tool(unsigned int omp_version, const char *runtime_version)
+{
+    static ompt_start_tool_result_t result = {initialize, finalize, {0}};
+    weft_log_verbose("OMPT: runtime '%s' (OpenMP version %u) found libweft-ompt",
+                     runtime_version ? runtime_version : "?", omp_version);
+    return &result;
+}
