@@ -21,15 +21,11 @@
 /* PATH as execvp uses it when the variable is unset (glibc). */
 #define DEFAULT_PATH "/bin:/usr/bin"
 
-typedef enum mpi_mode {
-    MPI_AUTO, /* preload the MPI wrappers when PROGRAM links libmpi */
-    MPI_YES,
-    MPI_NO,
-} mpi_mode;
-
 typedef struct options {
     const char *output; /* -o DIR; NULL when not given */
-    mpi_mode mpi;
+    weft_run_mode mpi;  /* auto: preload the MPI wrappers when PROGRAM links libmpi */
+    weft_run_mode openmp;
+    bool llvm_runtime; /* --openmp-runtime=llvm */
     bool verbose;
     char **program_argv; /* PROGRAM [ARGS...]: the tail of argv, NULL-terminated */
 } options;
@@ -44,8 +40,11 @@ static void print_help(void)
            "MPI, put it after the launcher, so that every rank runs it:\n"
            "  mpirun -np 4 weft run -o trace -- ./app ARGS\n"
            "\n"
-           "This version traces MPI calls: it preloads the MPI wrappers (libweft-mpi) into\n"
-           "programs linked with an MPI library.\n"
+           "It traces MPI calls, by preloading the MPI wrappers (libweft-mpi) into programs\n"
+           "linked with an MPI library, and OpenMP constructs, by preloading the OMPT tool\n"
+           "(libweft-ompt) into programs linked with an OpenMP runtime that has OMPT (LLVM's\n"
+           "libomp, Intel's libiomp5). GCC's libgomp has none: --openmp-runtime=llvm runs\n"
+           "a GCC-built program on LLVM's libomp, which implements libgomp's interface.\n"
            "\n"
            "Options:\n"
            "  -o DIR, --output DIR  write the trace to DIR (sets WEFT_EXPERIMENT_DIRECTORY);\n"
@@ -54,6 +53,12 @@ static void print_help(void)
            "  --mpi=auto|yes|no     preload the MPI wrappers: auto (the default) when PROGRAM\n"
            "                        needs libmpi.so* directly (a DT_NEEDED entry of its ELF\n"
            "                        dynamic section), yes always, no never\n"
+           "  --openmp=auto|yes|no  preload the OMPT tool: auto (the default) when PROGRAM\n"
+           "                        needs libomp.so*, libiomp5.so* (or libgomp.so* with\n"
+           "                        --openmp-runtime=llvm) directly, yes always, no never\n"
+           "  --openmp-runtime=llvm  preload LLVM's OpenMP runtime (the newest libomp.so.5\n"
+           "                        installed) too, so that a program built by GCC, which\n"
+           "                        needs libgomp, runs on libomp and is traced through OMPT\n"
            "  -v, --verbose         say what is preloaded and why, and set WEFT_VERBOSE=true\n"
            "                        so that the recorder reports on stderr too\n"
            "  -h, --help            show this help\n"
@@ -62,7 +67,8 @@ static void print_help(void)
            "\n"
            "Environment set for PROGRAM:\n"
            "  LD_PRELOAD            the absolute paths of the libraries to preload\n"
-           "                        (libweft-mpi.so, libweft.so), before any libraries that\n"
+           "                        (libweft-mpi.so, libweft-ompt.so, libomp.so.5,\n"
+           "                        libweft.so), before any libraries that\n"
            "                        LD_PRELOAD already holds\n"
            "  WEFT_EXPERIMENT_DIRECTORY  DIR, with -o\n"
            "  WEFT_VERBOSE          true, with --verbose\n"
@@ -80,13 +86,13 @@ static void print_help(void)
            "executed, 127 when it is not found; 1 for other errors of weft run itself.\n");
 }
 
-/* Parses --mpi's value; false for anything else. */
-static bool parse_mpi_mode(const char *text, mpi_mode *out)
+/* Parses the value of --mpi or --openmp; false for anything else. */
+static bool parse_mode(const char *text, weft_run_mode *out)
 {
     static const struct {
         const char *name;
-        mpi_mode mode;
-    } modes[] = {{"auto", MPI_AUTO}, {"yes", MPI_YES}, {"no", MPI_NO}};
+        weft_run_mode mode;
+    } modes[] = {{"auto", WEFT_RUN_AUTO}, {"yes", WEFT_RUN_YES}, {"no", WEFT_RUN_NO}};
     for (size_t i = 0; text && i < sizeof(modes) / sizeof(modes[0]); i++) {
         if (strcmp(text, modes[i].name) == 0) {
             *out = modes[i].mode;
@@ -114,7 +120,7 @@ static const char *long_value(int argc, char **argv, int *i, const char *name, b
 /* Returns -1 when the options are good, else the exit code to leave with. */
 static int parse_options(int argc, char **argv, options *opt)
 {
-    *opt = (options){.mpi = MPI_AUTO};
+    *opt = (options){.mpi = WEFT_RUN_AUTO};
     int i = 1;
     for (; i < argc; i++) {
         const char *arg = argv[i];
@@ -146,9 +152,24 @@ static int parse_options(int argc, char **argv, options *opt)
         }
         value = long_value(argc, argv, &i, "--mpi", &matched);
         if (matched) {
-            if (!parse_mpi_mode(value, &opt->mpi))
+            if (!parse_mode(value, &opt->mpi))
                 return weft__cli_usage_error("run", "--mpi takes auto, yes or no, not '%s'",
                                              value ? value : "nothing");
+            continue;
+        }
+        value = long_value(argc, argv, &i, "--openmp", &matched);
+        if (matched) {
+            if (!parse_mode(value, &opt->openmp))
+                return weft__cli_usage_error("run", "--openmp takes auto, yes or no, not '%s'",
+                                             value ? value : "nothing");
+            continue;
+        }
+        value = long_value(argc, argv, &i, "--openmp-runtime", &matched);
+        if (matched) {
+            if (!value || strcmp(value, "llvm") != 0)
+                return weft__cli_usage_error("run", "--openmp-runtime takes llvm, not '%s'",
+                                             value ? value : "nothing");
+            opt->llvm_runtime = true;
             continue;
         }
         if (arg[0] == '-' && arg[1] != '\0')
@@ -246,18 +267,18 @@ static int resolve_program(const char *name, char **path)
     return 0;
 }
 
-/* Whether the MPI wrappers are wanted for the program at PATH. Under
- * --mpi=auto the ELF inspection decides and WHY gets its finding as a
- * sentence; otherwise WHY names the option. */
-static bool wants_mpi(const options *opt, const char *path, char *why, size_t why_size)
+/* Whether the MPI wrappers are wanted for the program at PATH, whose ELF
+ * inspection is ELF. Under --mpi=auto the inspection decides and WHY gets
+ * its finding as a sentence; otherwise WHY names the option. */
+static bool wants_mpi(const options *opt, const char *path, const weft_run_elf_result *elf,
+                      char *why, size_t why_size)
 {
-    if (opt->mpi != MPI_AUTO) {
-        snprintf(why, why_size, "--mpi=%s", opt->mpi == MPI_YES ? "yes" : "no");
-        return opt->mpi == MPI_YES;
+    if (opt->mpi != WEFT_RUN_AUTO) {
+        snprintf(why, why_size, "--mpi=%s", opt->mpi == WEFT_RUN_YES ? "yes" : "no");
+        return opt->mpi == WEFT_RUN_YES;
     }
-    weft_run_elf_result elf = weft__run_elf_inspect(path);
-    weft__run_elf_describe(path, &elf, why, why_size);
-    return !weft__run_elf_not_mpi(elf.kind);
+    weft__run_elf_describe(path, elf, why, why_size);
+    return !weft__run_elf_not_mpi(elf->kind);
 }
 
 /* Adds the MPI wrappers (libweft-mpi) to PRELOAD. WHY says why they are
@@ -301,24 +322,36 @@ static int add_recorder(const weft_run_libraries *libs, weft_run_preload *preloa
 }
 
 /* Builds the list of libraries to preload into PROGRAM: each adapter it
- * wants (today the MPI wrappers), then libweft. Returns 0, or the exit
- * status after one line on stderr. A program under --mpi=auto that gets
- * nothing is run untraced, with one line saying so. */
+ * wants (the MPI wrappers, the OMPT tool), then libweft. Returns 0, or the
+ * exit status after one line on stderr. A program under --mpi=auto and
+ * --openmp=auto that gets nothing is run untraced, with one line saying so. */
 static int choose_preload(const options *opt, const char *program, const weft_run_libraries *libs,
-                          weft_run_preload *preload)
+                          weft_run_preload *preload, char **llvm_runtime)
 {
+    weft_run_elf_result elf = weft__run_elf_inspect(program);
     char mpi_why[256];
-    bool mpi = wants_mpi(opt, program, mpi_why, sizeof(mpi_why));
+    bool mpi = wants_mpi(opt, program, &elf, mpi_why, sizeof(mpi_why));
     int status = mpi ? add_mpi_wrappers(opt, mpi_why, libs, preload) : 0;
+    if (!status && opt->llvm_runtime && !(*llvm_runtime = weft__run_find_llvm_openmp())) {
+        fprintf(stderr, "weft run: --openmp-runtime=llvm: LLVM's OpenMP runtime (libomp.so.5) "
+                        "is not installed (Debian: libomp5)\n");
+        status = WEFT_CLI_EXIT_FAILURE;
+    }
+    bool openmp = false;
+    if (!status) {
+        weft_run_openmp o = {.mode = opt->openmp, .llvm_runtime = *llvm_runtime,
+                             .verbose = opt->verbose};
+        status = weft__run_add_openmp(&o, program, &elf, libs, preload, &openmp);
+    }
     if (!status)
         status = add_recorder(libs, preload);
     if (status)
         return status;
 
-    if (preload->count == 0 && opt->mpi == MPI_AUTO)
+    if (preload->count == 0 && opt->mpi == WEFT_RUN_AUTO && opt->openmp == WEFT_RUN_AUTO)
         fprintf(stderr,
-                "weft run: %s; nothing to trace, running it untraced (--mpi=yes preloads the "
-                "MPI wrappers anyway)\n",
+                "weft run: %s; nothing to trace, running it untraced (--mpi=yes or "
+                "--openmp=yes preloads the adapter anyway)\n",
                 mpi_why);
     else if (preload->count == 0 && opt->verbose)
         fprintf(stderr, "weft run: %s: nothing to preload\n", mpi_why);
@@ -375,7 +408,7 @@ int weft__cli_run(int argc, char **argv)
     if (status >= 0)
         return status;
 
-    char *program = NULL;
+    char *program = NULL, *llvm_runtime = NULL;
     weft_run_libraries libs = {0};
     weft_run_preload preload = {0};
     status = resolve_program(opt.program_argv[0], &program);
@@ -386,7 +419,7 @@ int weft__cli_run(int argc, char **argv)
         status = WEFT_CLI_EXIT_FAILURE;
         goto fail;
     }
-    status = choose_preload(&opt, program, &libs, &preload);
+    status = choose_preload(&opt, program, &libs, &preload, &llvm_runtime);
     if (!status)
         status = set_environment(&opt, &preload);
     if (status)
@@ -406,6 +439,7 @@ int weft__cli_run(int argc, char **argv)
     status = exit_status_for(err);
 fail:
     weft__run_libraries_clear(&libs);
+    free(llvm_runtime);
     free(program);
     return status;
 }

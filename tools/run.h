@@ -27,6 +27,7 @@ typedef enum weft_run_elf_kind {
 typedef struct weft_run_elf_result {
     weft_run_elf_kind kind;
     char detail[160]; /* NUL-terminated, may be empty; see the kinds */
+    char openmp[64];  /* the DT_NEEDED entry naming an OpenMP runtime, or "" */
 } weft_run_elf_result;
 
 /* Reads the ELF file PATH (ELF64 or ELF32, in this machine's byte order) and
@@ -44,6 +45,10 @@ weft_run_elf_result weft__run_elf_inspect(const char *path);
  * Intel MPI's libmpi.so.12). Helper libraries such as libmpi_mpifh.so or
  * libmpi_cxx.so do not count. */
 bool weft__run_elf_is_mpi_library(const char *needed);
+
+/* True when NEEDED names an OpenMP runtime: libomp.so* (LLVM), libgomp.so*
+ * (GCC, which has no OMPT), libiomp5.so* (Intel). */
+bool weft__run_elf_is_openmp_runtime(const char *needed);
 
 /* Writes one sentence about RESULT for the program at PATH into BUF (cut at
  * SIZE bytes, always NUL-terminated), such as "'/bin/true' does not need
@@ -64,6 +69,7 @@ bool weft__run_elf_not_mpi(weft_run_elf_kind kind);
 typedef struct weft_run_libraries {
     char *weft;     /* libweft.so */
     char *weft_mpi; /* libweft-mpi.so */
+    char *weft_ompt; /* libweft-ompt.so */
     char *where;    /* the directories searched, for messages */
 } weft_run_libraries;
 
@@ -99,5 +105,28 @@ char *weft__run_preload_value(const weft_run_preload *preload, const char *exist
 /* True when PATH can stand in LD_PRELOAD: the dynamic loader splits the
  * list at ':' and at spaces, so a path holding either cannot be preloaded. */
 bool weft__run_preload_path_ok(const char *path);
+
+/* ---- run_openmp.c -------------------------------------------------------- */
+
+typedef enum weft_run_mode { WEFT_RUN_AUTO, WEFT_RUN_YES, WEFT_RUN_NO } weft_run_mode;
+
+/* What the command line says about OpenMP. */
+typedef struct weft_run_openmp {
+    weft_run_mode mode;       /* --openmp=auto|yes|no */
+    const char *llvm_runtime; /* --openmp-runtime=llvm: libomp's path; else NULL */
+    bool verbose;
+} weft_run_openmp;
+
+/* The newest LLVM OpenMP runtime installed (libomp.so.5), malloc'ed, or NULL. */
+char *weft__run_find_llvm_openmp(void);
+
+/* Adds libweft-ompt (and the LLVM runtime, when asked for) to PRELOAD when
+ * PROGRAM wants them: --openmp=yes, or auto and ELF needs an OpenMP runtime
+ * with OMPT (a program on GCC's libgomp gets one line saying it is not
+ * traced, unless --openmp-runtime=llvm). *ADDED tells whether anything was
+ * added. Returns 0, or the exit status after one line on stderr. */
+int weft__run_add_openmp(const weft_run_openmp *o, const char *program,
+                         const weft_run_elf_result *elf, const weft_run_libraries *libs,
+                         weft_run_preload *preload, bool *added);
 
 #endif /* WEFT_TOOLS_RUN_H */

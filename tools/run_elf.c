@@ -66,8 +66,7 @@ static weft_run_elf_result make_result(weft_run_elf_kind kind, const char *fmt, 
 
 static weft_run_elf_result make_result(weft_run_elf_kind kind, const char *fmt, ...)
 {
-    weft_run_elf_result result;
-    result.kind = kind;
+    weft_run_elf_result result = {.kind = kind};
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(result.detail, sizeof(result.detail), fmt, ap);
@@ -319,10 +318,16 @@ static bool check_needed(int64_t tag, uint64_t value, void *arg)
             make_result(WEFT_RUN_ELF_DAMAGED, "a DT_NEEDED name runs past the string table");
         return false;
     }
-    if (strlen(name) < len && weft__run_elf_is_mpi_library(name)) {
+    /* Keep scanning after a find: a program may need MPI and OpenMP both. */
+    if (strlen(name) < len && weft__run_elf_is_mpi_library(name) &&
+        scan->result->kind != WEFT_RUN_ELF_LINKS_MPI) {
+        char openmp[sizeof(scan->result->openmp)];
+        memcpy(openmp, scan->result->openmp, sizeof(openmp));
         *scan->result = make_result(WEFT_RUN_ELF_LINKS_MPI, "%s", name);
-        return false;
+        memcpy(scan->result->openmp, openmp, sizeof(openmp));
     }
+    if (strlen(name) < len && weft__run_elf_is_openmp_runtime(name) && !scan->result->openmp[0])
+        snprintf(scan->result->openmp, sizeof(scan->result->openmp), "%s", name);
     return true;
 }
 
@@ -379,16 +384,27 @@ weft_run_elf_result weft__run_elf_inspect(const char *path)
     return result;
 }
 
-bool weft__run_elf_is_mpi_library(const char *needed)
+/* True when NEEDED's last path component is PREFIX ("libmpi.so") itself or
+ * PREFIX with a version suffix ("libmpi.so.40", not "libmpi.sox"). */
+static bool names_library(const char *needed, const char *prefix)
 {
     const char *slash = strrchr(needed, '/');
     const char *base = slash ? slash + 1 : needed;
-    static const char prefix[] = "libmpi.so";
-    if (strncmp(base, prefix, sizeof(prefix) - 1) != 0)
+    size_t len = strlen(prefix);
+    if (strncmp(base, prefix, len) != 0)
         return false;
-    /* "libmpi.so" itself or a version suffix: "libmpi.so.40", not "libmpi.sox". */
-    char next = base[sizeof(prefix) - 1];
-    return next == '\0' || next == '.';
+    return base[len] == '\0' || base[len] == '.';
+}
+
+bool weft__run_elf_is_mpi_library(const char *needed)
+{
+    return names_library(needed, "libmpi.so");
+}
+
+bool weft__run_elf_is_openmp_runtime(const char *needed)
+{
+    return names_library(needed, "libomp.so") || names_library(needed, "libgomp.so") ||
+           names_library(needed, "libiomp5.so");
 }
 
 void weft__run_elf_describe(const char *path, const weft_run_elf_result *result, char *buf,

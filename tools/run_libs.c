@@ -24,6 +24,7 @@
 
 #define LIBWEFT "libweft.so"
 #define LIBWEFT_MPI "libweft-mpi.so"
+#define LIBWEFT_OMPT "libweft-ompt.so"
 
 /* malloc'ed "DIR/NAME", or NULL when out of memory. */
 static char *join(const char *dir, const char *name)
@@ -103,6 +104,7 @@ bool weft__run_libraries_find(weft_run_libraries *libs)
         libs->weft = find_file(installed[i], LIBWEFT, &no_memory);
         if (libs->weft) {
             libs->weft_mpi = find_file(installed[i], LIBWEFT_MPI, &no_memory);
+            libs->weft_ompt = find_file(installed[i], LIBWEFT_OMPT, &no_memory);
             /* The directory part of the path found: the canonical installed[i]. */
             libs->where = strndup(libs->weft, strlen(libs->weft) - strlen("/" LIBWEFT));
         }
@@ -110,6 +112,7 @@ bool weft__run_libraries_find(weft_run_libraries *libs)
     if (!libs->weft && !no_memory) {
         libs->weft = find_file(WEFT_BUILD_LIBDIR, LIBWEFT, &no_memory);
         libs->weft_mpi = find_file(WEFT_BUILD_MPI_LIBDIR, LIBWEFT_MPI, &no_memory);
+        libs->weft_ompt = find_file(WEFT_BUILD_OMPT_LIBDIR, LIBWEFT_OMPT, &no_memory);
         if (libs->weft)
             libs->where = describe("%s%s%s", WEFT_BUILD_LIBDIR,
                                    WEFT_BUILD_MPI_LIBDIR[0] ? " and " : "", WEFT_BUILD_MPI_LIBDIR);
@@ -132,6 +135,7 @@ void weft__run_libraries_clear(weft_run_libraries *libs)
 {
     free(libs->weft);
     free(libs->weft_mpi);
+    free(libs->weft_ompt);
     free(libs->where);
     *libs = (weft_run_libraries){0};
 }
