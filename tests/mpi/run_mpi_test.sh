@@ -9,7 +9,9 @@
 # "-- BUILD...", the command BUILD... -o PROGRAM runs in WORKDIR/build first
 # (the hybrid program is built with `weft compile` this way). WEFT_* and
 # OMP_* variables of the environment reach every rank; WEFT_TEST_PRELOAD (a
-# sanitizer runtime) is preloaded into the ranks only.
+# sanitizer runtime) is preloaded into the ranks only. MPI_TEST_LAUNCHER, when
+# set, is a command (words split at blanks) each rank runs PROGRAM through,
+# e.g. "weft run --": the program is traced unmodified.
 set -euo pipefail
 mpiexec=$1 checker=$2 work=$3 scenario=$4 ranks=$5 source=$6 program=$7
 shift 7
@@ -35,10 +37,12 @@ if [ -n "${WEFT_TEST_PRELOAD:-}" ]; then
     forward+=(-x "LD_PRELOAD=$WEFT_TEST_PRELOAD")
 fi
 
+launcher=()
+[ -n "${MPI_TEST_LAUNCHER:-}" ] && read -ra launcher <<<"$MPI_TEST_LAUNCHER"
 status=0
 timeout --kill-after=10 "${MPI_TEST_RUN_TIMEOUT:-90}" \
     "$mpiexec" --allow-run-as-root --oversubscribe --bind-to none -np "$ranks" "${forward[@]}" \
-    "$program" "$work/counts" >"$work/run.log" 2>&1 || status=$?
+    "${launcher[@]}" "$program" "$work/counts" >"$work/run.log" 2>&1 || status=$?
 if [ "$status" -ne 0 ]; then
     cat "$work/run.log"
     echo "run_mpi_test: the program failed under mpirun (exit status $status)"

@@ -5,7 +5,7 @@
  * team begin/end on every member, thread team definitions, lock acquisition
  * orders, balanced tasks, and a sound trace (nesting, time).
  *
- *   check_pomp_trace ANCHOR SOURCE THREADS c|cxx|fortran|twofile [SECOND_SOURCE]
+ *   check_pomp_trace ANCHOR SOURCE THREADS c|cxx|fortran|twofile|ompt_c|ompt_gcc [SECOND_SOURCE]
  *
  * Prints one line per failed check and exits 1 if any failed. */
 #include <stdarg.h>
@@ -130,6 +130,8 @@ static team main_team(const trace_model *t, const trace_region *parallel)
 static void check_expectation(const trace_model *t, const pomp_expectation *x, const team *m,
                               unsigned threads)
 {
+    if (x->min_threads && threads < (unsigned)x->min_threads)
+        return;
     const char *source = source_paths[x->source_index];
     source_text = sources[x->source_index];
     if (!source_text) {
@@ -361,7 +363,7 @@ int main(int argc, char **argv)
 {
     if (argc != 5 && argc != 6) {
         fprintf(stderr, "usage: check_pomp_trace ANCHOR SOURCE THREADS "
-                        "c|cxx|fortran|twofile [SECOND_SOURCE]\n");
+                        "c|cxx|fortran|twofile|ompt_c|ompt_gcc [SECOND_SOURCE]\n");
         return 2;
     }
     unsigned threads = (unsigned)atoi(argv[3]);

@@ -129,6 +129,80 @@ static const pomp_expectation twofile_regions[] = {
     {NULL, 0, NULL, ROLE(UNKNOWN), NULL, 0, 0, 0, 0, 0},
 };
 
+
+/* constructs.c compiled by clang -fopenmp -g -O1, not instrumented, traced
+ * through OMPT with LLVM's libomp 14 (libweft-ompt). Each region is named
+ * by the line of the runtime call the compiler emitted for it: the
+ * construct's pragma line, also for implicit barriers (the loop with a
+ * reduction has two: the reduction's and the loop's). What OMPT does not
+ * report: atomics compiled to instructions, the sections of a sections
+ * construct, critical names, user regions; omp_test_lock and
+ * omp_test_nest_lock reach the tool as omp_set_lock / omp_set_nest_lock
+ * (docs/OPENMP-OMPT.md, runtime quirks). */
+static const pomp_expectation ompt_c_regions[] = {
+    {"#pragma omp parallel if", 0, "parallel", ROLE(PARALLEL), NULL, 3, 0, 0, 0, 0},
+    /* A team of one (serialised) ends without the parallel's barrier. */
+    {"#pragma omp parallel if", 0, "implicit barrier", ROLE(IMPLICIT_BARRIER), NULL, 3, 0, 0, 0, 0,
+     0, 0, 2},
+    {"#pragma omp for schedule(static) reduction", 0, "for", ROLE(LOOP), NULL, 3, 0, 0, 0, 0},
+    {"#pragma omp for schedule(static) reduction", 0, "implicit barrier", ROLE(IMPLICIT_BARRIER),
+     NULL, 6, 0, 0, 0, 0},
+    {"#pragma omp single", 1, "single", ROLE(SINGLE), NULL, 3, 0, 0, 0, 0},
+    {"#pragma omp single", 1, "single sblock", ROLE(SINGLE_SBLOCK), NULL, -1, 0, 0, 0, 3},
+    {"#pragma omp single", 1, "implicit barrier", ROLE(IMPLICIT_BARRIER), NULL, 3, 0, 0, 0, 0},
+    {"#pragma omp master", 0, "master", ROLE(MASTER), NULL, 0, 0, 0, 3, 0},
+    {"#pragma omp critical(named_one)", 0, "critical", ROLE(CRITICAL), NULL, 3, 0, 0, 0, 0},
+    {"#pragma omp critical(named_one)", 0, "critical sblock", ROLE(CRITICAL_SBLOCK), NULL, 3, 0, 0, 0, 0},
+    {"#pragma omp critical\n", 0, "critical", ROLE(CRITICAL), NULL, 3, 0, 0, 0, 0},
+    {"#pragma omp critical\n", 0, "critical sblock", ROLE(CRITICAL_SBLOCK), NULL, 3, 0, 0, 0, 0},
+    {"#pragma omp barrier", 0, "barrier", ROLE(BARRIER), NULL, 3, 0, 0, 0, 0},
+    {"#pragma omp flush", 0, "flush", ROLE(FLUSH), NULL, 3, 0, 0, 0, 0},
+    {"#pragma omp sections", 0, "sections", ROLE(SECTIONS), NULL, 3, 0, 0, 0, 0},
+    {"#pragma omp sections", 0, "implicit barrier", ROLE(IMPLICIT_BARRIER), NULL, 3, 0, 0, 0, 0},
+    {"omp_set_lock(&lock)", 0, "=omp_set_lock", ROLE(WRAPPER), "OMP", 3, 0, 0, 1, 0},
+    {"omp_unset_lock(&lock)", 0, "=omp_unset_lock", ROLE(WRAPPER), "OMP", 3, 0, 0, 1, 0},
+    {"omp_set_nest_lock(&nest)", 0, "=omp_set_nest_lock", ROLE(WRAPPER), "OMP", 6, 0, 0, 1, 0},
+    {"omp_unset_nest_lock(&nest)", 0, "=omp_unset_nest_lock", ROLE(WRAPPER), "OMP", 6, 0, 0, 1, 0},
+    {"omp_init_lock(&lock)", 0, "=omp_init_lock", ROLE(WRAPPER), "OMP", 0, 0, 0, 1, 0},
+    {"omp_init_nest_lock(&nest)", 0, "=omp_init_nest_lock", ROLE(WRAPPER), "OMP", 0, 0, 0, 1, 0},
+    {"omp_destroy_lock(&lock)", 0, "=omp_destroy_lock", ROLE(WRAPPER), "OMP", 0, 0, 0, 1, 0},
+    {"omp_destroy_nest_lock(&nest)", 0, "=omp_destroy_nest_lock", ROLE(WRAPPER), "OMP", 0, 0, 0, 1, 0},
+    {"#pragma omp single nowait", 0, "single", ROLE(SINGLE), NULL, 3, 0, 0, 0, 0},
+    {"#pragma omp single nowait", 0, "single sblock", ROLE(SINGLE_SBLOCK), NULL, -1, 0, 0, 0, 3},
+    {"#pragma omp task\n", 0, "create task", ROLE(TASK_CREATE), NULL, -1, 0, 0, 0, 12},
+    {"#pragma omp task\n", 0, "task", ROLE(TASK), NULL, -1, 0, 0, 0, 12},
+    {"#pragma omp taskwait", 0, "taskwait", ROLE(TASK_WAIT), NULL, -1, 0, 0, 0, 3},
+    {"#pragma omp for schedule(static, 1) ordered", 0, "for", ROLE(LOOP), NULL, 3, 0, 0, 0, 0},
+    {"#pragma omp for schedule(static, 1) ordered", 0, "implicit barrier", ROLE(IMPLICIT_BARRIER),
+     NULL, 3, 0, 0, 0, 0},
+    {"#pragma omp ordered\n", 0, "ordered", ROLE(ORDERED), NULL, 0, 3, 8, 0, 0},
+    {"#pragma omp ordered\n", 0, "ordered sblock", ROLE(ORDERED_SBLOCK), NULL, 0, 3, 8, 0, 0},
+    {"#pragma omp parallel num_threads(2)", 1, "parallel", ROLE(PARALLEL), NULL, -1, 0, 0, 0, 2},
+    {"#pragma omp parallel num_threads(2)", 1, "implicit barrier", ROLE(IMPLICIT_BARRIER), NULL, -1,
+     0, 0, 0, 2},
+    {"#pragma omp parallel num_threads(2)", 2, "parallel", ROLE(PARALLEL), NULL, -1, 0, 0, 0, 4},
+    {"#pragma omp parallel num_threads(2)", 2, "implicit barrier", ROLE(IMPLICIT_BARRIER), NULL, -1,
+     0, 0, 0, 4},
+    {NULL, 0, NULL, ROLE(UNKNOWN), NULL, 0, 0, 0, 0, 0},
+};
+
+/* constructs.c compiled by gcc -fopenmp -g -O1 and run on LLVM's libomp
+ * (weft run --openmp-runtime=llvm): libomp's libgomp interface reports
+ * fewer constructs, and GCC's line information for the outlined region
+ * bodies names other lines, so only what does not depend on them is
+ * checked here: the parallel regions, the lock routines, and (in
+ * check_pomp_trace) forks, teams, locks, tasks and a sound trace. */
+static const pomp_expectation ompt_gcc_regions[] = {
+    {"#pragma omp parallel if", 0, "parallel", ROLE(PARALLEL), NULL, 3, 0, 0, 0, 0},
+    {"omp_set_lock(&lock)", 0, "=omp_set_lock", ROLE(WRAPPER), "OMP", 3, 0, 0, 1, 0},
+    {"omp_unset_lock(&lock)", 0, "=omp_unset_lock", ROLE(WRAPPER), "OMP", 3, 0, 0, 1, 0},
+    {"omp_set_nest_lock(&nest)", 0, "=omp_set_nest_lock", ROLE(WRAPPER), "OMP", 6, 0, 0, 1, 0},
+    {"omp_unset_nest_lock(&nest)", 0, "=omp_unset_nest_lock", ROLE(WRAPPER), "OMP", 6, 0, 0, 1, 0},
+    {"omp_init_lock(&lock)", 0, "=omp_init_lock", ROLE(WRAPPER), "OMP", 0, 0, 0, 1, 0},
+    {"omp_destroy_lock(&lock)", 0, "=omp_destroy_lock", ROLE(WRAPPER), "OMP", 0, 0, 0, 1, 0},
+    {NULL, 0, NULL, ROLE(UNKNOWN), NULL, 0, 0, 0, 0, 0},
+};
+
 static const pomp_program programs[] = {
     {.name = "c",
      .expect = c_regions,
@@ -138,6 +212,24 @@ static const pomp_program programs[] = {
      .nested_teams = 2,
      .lock_acquires_per_thread = 3 * 4, /* two criticals, the lock, the nest lock */
      .lock_acquires_fixed = 2,          /* omp_test_lock, omp_test_nest_lock */
+     .tasks = 3 * 4},
+    {.name = "ompt_c",
+     .expect = ompt_c_regions,
+     .main_regions = 3,
+     .master_forks = 3 + 1 + 1,
+     .total_forks = 3 + 1 + 2,
+     .nested_teams = 2,
+     .lock_acquires_per_thread = 3 * 4,
+     .lock_acquires_fixed = 2,
+     .tasks = 3 * 4},
+    {.name = "ompt_gcc",
+     .expect = ompt_gcc_regions,
+     .main_regions = 3,
+     .master_forks = 3 + 1 + 1,
+     .total_forks = 3 + 1 + 2,
+     .nested_teams = 2,
+     .lock_acquires_per_thread = 3 * 4,
+     .lock_acquires_fixed = 2,
      .tasks = 3 * 4},
     {.name = "fortran",
      .expect = fortran_regions,

@@ -24,6 +24,7 @@ typedef struct pomp_expectation {
     int extra;
     int total_per_thread; /* with per_member -1: total += this * threads */
     int source_index;     /* 0: the main source, 1: the second source */
+    int min_threads;      /* checked only with this many threads or more (0: always) */
 } pomp_expectation;
 
 typedef struct pomp_program {
