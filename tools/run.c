@@ -337,7 +337,7 @@ static int choose_preload(const options *opt, const char *program, const weft_ru
                         "is not installed (Debian: libomp5)\n");
         status = WEFT_CLI_EXIT_FAILURE;
     }
-    bool openmp = false;
+    weft_run_openmp_outcome openmp = WEFT_RUN_OPENMP_NONE;
     if (!status) {
         weft_run_openmp o = {.mode = opt->openmp, .llvm_runtime = *llvm_runtime,
                              .verbose = opt->verbose};
@@ -348,7 +348,8 @@ static int choose_preload(const options *opt, const char *program, const weft_ru
     if (status)
         return status;
 
-    if (preload->count == 0 && opt->mpi == WEFT_RUN_AUTO && opt->openmp == WEFT_RUN_AUTO)
+    if (preload->count == 0 && opt->mpi == WEFT_RUN_AUTO && opt->openmp == WEFT_RUN_AUTO &&
+        openmp != WEFT_RUN_OPENMP_NO_OMPT) /* that case had its line */
         fprintf(stderr,
                 "weft run: %s; nothing to trace, running it untraced (--mpi=yes or "
                 "--openmp=yes preloads the adapter anyway)\n",

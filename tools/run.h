@@ -120,13 +120,20 @@ typedef struct weft_run_openmp {
 /* The newest LLVM OpenMP runtime installed (libomp.so.5), malloc'ed, or NULL. */
 char *weft__run_find_llvm_openmp(void);
 
+/* What weft__run_add_openmp did. */
+typedef enum weft_run_openmp_outcome {
+    WEFT_RUN_OPENMP_NONE,       /* nothing: PROGRAM needs no OpenMP, or --openmp=no */
+    WEFT_RUN_OPENMP_ADDED,      /* the OMPT tool (and runtime) are preloaded */
+    WEFT_RUN_OPENMP_NO_OMPT     /* PROGRAM's runtime has no OMPT; a line said so */
+} weft_run_openmp_outcome;
+
 /* Adds libweft-ompt (and the LLVM runtime, when asked for) to PRELOAD when
  * PROGRAM wants them: --openmp=yes, or auto and ELF needs an OpenMP runtime
  * with OMPT (a program on GCC's libgomp gets one line saying it is not
- * traced, unless --openmp-runtime=llvm). *ADDED tells whether anything was
- * added. Returns 0, or the exit status after one line on stderr. */
+ * traced, unless --openmp-runtime=llvm). *OUTCOME tells which. Returns 0,
+ * or an exit status after one line on stderr. */
 int weft__run_add_openmp(const weft_run_openmp *o, const char *program,
                          const weft_run_elf_result *elf, const weft_run_libraries *libs,
-                         weft_run_preload *preload, bool *added);
+                         weft_run_preload *preload, weft_run_openmp_outcome *outcome);
 
 #endif /* WEFT_TOOLS_RUN_H */

@@ -39,9 +39,9 @@ static bool is_gnu_runtime(const char *needed)
 
 int weft__run_add_openmp(const weft_run_openmp *o, const char *program,
                          const weft_run_elf_result *elf, const weft_run_libraries *libs,
-                         weft_run_preload *preload, bool *added)
+                         weft_run_preload *preload, weft_run_openmp_outcome *outcome)
 {
-    *added = false;
+    *outcome = WEFT_RUN_OPENMP_NONE;
     bool want = o->mode == WEFT_RUN_YES ||
                 (o->mode == WEFT_RUN_AUTO && (elf->openmp[0] || o->llvm_runtime));
     if (!want)
@@ -51,6 +51,7 @@ int weft__run_add_openmp(const weft_run_openmp *o, const char *program,
                 "weft run: '%s' uses GCC's %s, which has no OMPT: its OpenMP constructs are not "
                 "traced (--openmp-runtime=llvm runs it on LLVM's libomp, which has)\n",
                 program, elf->openmp);
+        *outcome = WEFT_RUN_OPENMP_NO_OMPT;
         return 0;
     }
     if (!libs->weft_ompt) {
@@ -71,6 +72,6 @@ int weft__run_add_openmp(const weft_run_openmp *o, const char *program,
                 o->mode == WEFT_RUN_YES ? "--openmp=yes"
                 : elf->openmp[0]        ? elf->openmp
                                         : "--openmp-runtime=llvm");
-    *added = true;
+    *outcome = WEFT_RUN_OPENMP_ADDED;
     return 0;
 }
