@@ -101,7 +101,38 @@ static bool write_strings(OTF2_GlobalDefWriter *w, const weft_registry *reg)
     return true;
 }
 
-static bool write_all(OTF2_GlobalDefWriter *w, const weft_registry *reg,
+/* The attributes events use (weft_registry_attribute_used); their
+ * descriptions were interned by intern_attribute_descriptions. */
+static bool write_attributes(OTF2_GlobalDefWriter *w, weft_registry *reg)
+{
+    for (uint32_t id = 0; id < WEFT_ATTRIBUTE_COUNT; id++) {
+        if (!weft_registry_attribute_used(reg, id))
+            continue;
+        weft_string name, description;
+        if (weft_registry_string(reg, weft_attribute_name(id), &name) != WEFT_OK ||
+            weft_registry_string(reg, weft_attribute_description(id), &description) != WEFT_OK)
+            return false;
+        if (weft__otf2_failed(OTF2_GlobalDefWriter_WriteAttribute(
+                                  w, id, weft__otf2_string_ref(name),
+                                  weft__otf2_string_ref(description), OTF2_TYPE_STRING),
+                              "an attribute definition"))
+            return false;
+    }
+    return true;
+}
+
+static weft_status intern_attribute_descriptions(weft_registry *reg)
+{
+    for (uint32_t id = 0; id < WEFT_ATTRIBUTE_COUNT; id++) {
+        weft_string description;
+        if (weft_registry_attribute_used(reg, id) &&
+            weft_registry_string(reg, weft_attribute_description(id), &description) != WEFT_OK)
+            return WEFT_ERR_NO_MEMORY;
+    }
+    return WEFT_OK;
+}
+
+static bool write_all(OTF2_GlobalDefWriter *w, weft_registry *reg,
                       const weft_clock_properties *clock, const weft__otf2_tree *tree,
                       const weft__otf2_comm_plan *plan)
 {
@@ -109,7 +140,7 @@ static bool write_all(OTF2_GlobalDefWriter *w, const weft_registry *reg,
                                   w, clock->ticks_per_second, clock->global_offset,
                                   clock->trace_length, clock->realtime_ns),
                               "the clock properties") &&
-           write_strings(w, reg) && write_regions(w, reg) && weft__otf2_tree_write(w, tree) &&
+           write_strings(w, reg) && write_attributes(w, reg) && write_regions(w, reg) && weft__otf2_tree_write(w, tree) &&
            write_locations(w, reg) && weft__otf2_comms_write(w, reg, plan, tree);
 }
 
@@ -120,7 +151,9 @@ weft_status weft_defs_write_otf2(weft_registry *reg, OTF2_Archive *archive,
     weft__otf2_comm_plan plan;
     weft__otf2_comms_scan(reg, &plan);
     weft__otf2_tree tree;
-    weft_status st = weft__otf2_tree_prepare(reg, plan.has_comms[WEFT_PARADIGM_MPI], &tree);
+    weft_status st = intern_attribute_descriptions(reg);
+    if (st == WEFT_OK)
+        st = weft__otf2_tree_prepare(reg, plan.has_comms[WEFT_PARADIGM_MPI], &tree);
     if (st != WEFT_OK)
         return st;
     st = weft__otf2_comms_prepare(reg, &plan);

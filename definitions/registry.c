@@ -93,6 +93,14 @@ weft_status weft__registry_intern_locked(weft_registry *reg, const char *text, w
     return weft__registry_intern_n_locked(reg, text, strlen(text), out);
 }
 
+weft_string weft__registry_find_locked(const weft_registry *reg, const char *text)
+{
+    counted_text key = {text, strlen(text)};
+    uint64_t hash = weft__hash_bytes(WEFT_HASH_SEED, text, key.len);
+    return (weft_string){
+        weft__hash_index_find(&reg->string_index, hash, &key, string_equal, reg)};
+}
+
 weft_status weft__registry_intern_n_locked(weft_registry *reg, const char *text, size_t len,
                                            weft_string *out)
 {

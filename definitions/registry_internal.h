@@ -77,6 +77,9 @@ weft_status weft__registry_intern_locked(weft_registry *reg, const char *text, w
 weft_status weft__registry_intern_n_locked(weft_registry *reg, const char *text, size_t len,
                                            weft_string *out);
 
+/* The handle of text if it was interned, else WEFT_STRING_INVALID. */
+weft_string weft__registry_find_locked(const weft_registry *reg, const char *text);
+
 /* Finds or adds a region whose string handles belong to reg. */
 weft_status weft__registry_region_def_locked(weft_registry *reg, const weft_region_def *def,
                                              weft_region *out);

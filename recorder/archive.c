@@ -182,7 +182,8 @@ static bool write_location_defs(OTF2_DefWriter *w, const weft_local_defs *local)
         OTF2_MappingType type;
         const uint32_t *map;
         uint32_t count;
-    } maps[] = {{OTF2_MAPPING_REGION, local->region_map, local->region_count},
+    } maps[] = {{OTF2_MAPPING_STRING, local->string_map, local->string_count},
+                {OTF2_MAPPING_REGION, local->region_map, local->region_count},
                 {OTF2_MAPPING_COMM, local->comm_map, local->comm_count}};
     for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
         if (!maps[i].map || weft_id_map_is_identity(maps[i].map, maps[i].count))

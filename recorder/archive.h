@@ -49,9 +49,12 @@ typedef struct weft_clock_offset {
 } weft_clock_offset;
 
 /* What the local definition files of a job's process hold: maps from this
- * process's region and comm ids to the global ones (NULL: the identity) and
- * its clock offsets. */
+ * process's string, region and comm ids to the global ones (NULL: the
+ * identity; strings appear in events as attribute values) and its clock
+ * offsets. */
 typedef struct weft_local_defs {
+    const uint32_t *string_map;
+    uint32_t string_count;
     const uint32_t *region_map;
     uint32_t region_count;
     const uint32_t *comm_map;

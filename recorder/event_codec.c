@@ -2,6 +2,8 @@
  * are inline in event_codec.h. */
 #include "event_codec.h"
 
+#include "weft/definitions.h"
+
 #define PAYLOAD_ENTRY(kind, payload) [WEFT_EVENT_##kind] = (payload),
 static const uint8_t payload_slots[WEFT_EVENT_KIND_COUNT] = {WEFT_EVENT_LIST(PAYLOAD_ENTRY)};
 #undef PAYLOAD_ENTRY
@@ -51,9 +53,14 @@ size_t weft__event_decode(const weft_slot *slots, size_t available, weft_event *
     *out = (weft_event){.kind = kind, .time = s->head.time, .small = s->head.small,
                         .ref = s->head.ref};
     switch (kind) {
+    case WEFT_EVENT_TASK_CREATE:
+        out->attribute_string =
+            s[1].word[1] ? (uint32_t)(s[1].word[1] - 1) : WEFT_INVALID_ID;
+        out->a = low32(s[1].word[0]);
+        out->b = high32(s[1].word[0]);
+        break;
     case WEFT_EVENT_LOCK_ACQUIRE:
     case WEFT_EVENT_LOCK_RELEASE:
-    case WEFT_EVENT_TASK_CREATE:
     case WEFT_EVENT_TASK_SWITCH:
     case WEFT_EVENT_TASK_COMPLETE:
         out->a = low32(s[1].word[0]);

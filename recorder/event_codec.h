@@ -61,6 +61,7 @@ typedef struct weft_event {
     uint64_t bytes;        /* message bytes, bytes sent, flush stop time */
     uint64_t bytes_received;
     uint64_t request;
+    uint32_t attribute_string; /* TASK_CREATE: dependences, WEFT_INVALID_ID for none */
     uint32_t value_count;
     const uint64_t *values; /* metric values, pointing into the buffer */
 } weft_event;
@@ -94,7 +95,9 @@ static inline uint64_t weft__pack32(uint32_t a, uint32_t b)
 }
 
 /* LOCK_*: ref = lock id, small = paradigm, word[0] = acquisition order.
- * TASK_*: ref = team comm, word[0] = creating thread | generation << 32. */
+ * TASK_*: ref = team comm, word[0] = creating thread | generation << 32;
+ * TASK_CREATE: word[1] = 1 + the string of the task's dependences, 0 for
+ * none (see weft_task_create_with_dependences). */
 static inline void weft__encode_pair(weft_slot *s, uint8_t kind, uint64_t time, uint8_t small,
                                      uint32_t ref, uint32_t a, uint32_t b)
 {

@@ -115,6 +115,20 @@ void weft_task_create(weft_comm team, uint32_t creating_thread, uint32_t generat
     record_pair(WEFT_EVENT_TASK_CREATE, 0, team.id, creating_thread, generation);
 }
 
+void weft_task_create_with_dependences(weft_comm team, uint32_t creating_thread,
+                                       uint32_t generation, weft_string dependences)
+{
+    weft_loc *loc;
+    weft_slot *at = reserve(2, &loc);
+    if (unlikely(!at))
+        return;
+    weft__encode_pair(at, WEFT_EVENT_TASK_CREATE, weft_clock_now(), 0, team.id, creating_thread,
+                      generation);
+    if (dependences.id != WEFT_INVALID_ID)
+        at[1].word[1] = (uint64_t)dependences.id + 1;
+    weft__loc_commit(loc, at, 2);
+}
+
 void weft_task_switch(weft_comm team, uint32_t creating_thread, uint32_t generation)
 {
     record_pair(WEFT_EVENT_TASK_SWITCH, 0, team.id, creating_thread, generation);

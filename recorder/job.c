@@ -173,17 +173,20 @@ void weft_job_finalize(void)
     bool ok = describe_job_clock(&totals, &clock);
     weft_registry *global = NULL;
     weft_local_defs local = {0};
-    uint32_t *region_map = NULL, *comm_map = NULL;
-    if (ok && weft__job_unify(&job, weft_defs_global(), &global, &region_map,
-                              &local.region_count, &comm_map, &local.comm_count) != WEFT_OK) {
+    weft_id_maps maps = {0};
+    if (ok && weft__job_unify(&job, weft_defs_global(), &global, &maps) != WEFT_OK) {
         if (job.rank == 0)
             weft_log_error("unifying the definitions of the MPI ranks failed; the trace in '%s' "
                            "is incomplete",
                            weft__archive_directory());
         ok = false;
     }
-    local.region_map = region_map;
-    local.comm_map = comm_map;
+    local.string_map = maps.strings;
+    local.string_count = maps.string_count;
+    local.region_map = maps.regions;
+    local.region_count = maps.region_count;
+    local.comm_map = maps.comms;
+    local.comm_count = maps.comm_count;
     pthread_mutex_lock(&offsets_mutex);
     local.offsets = offsets;
     local.offset_count = offset_count;
@@ -191,8 +194,7 @@ void weft_job_finalize(void)
     pthread_mutex_unlock(&offsets_mutex);
 
     weft_registry_destroy(global);
-    free(region_map);
-    free(comm_map);
+    weft_id_maps_free(&maps);
     if (ok)
         weft__finalize_report(&totals);
 }

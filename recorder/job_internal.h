@@ -8,6 +8,7 @@
 
 #include "archive.h"
 #include "weft/job.h"
+#include "weft/unify.h"
 
 /* True between a successful weft_job_attach and weft_job_finalize. */
 bool weft__job_attached(void);
@@ -18,10 +19,10 @@ void weft__job_abandon(void);
 
 /* Unifies the definitions of all ranks (collective): returns on rank 0 the
  * global registry (caller destroys it), NULL elsewhere, and on every rank
- * the maps of its region and comm ids to global ones (caller frees
- * *region_map and *comm_map). WEFT_OK or an error on every rank alike. */
+ * the maps of its string, region and comm ids to global ones (caller
+ * releases them with weft_id_maps_free). WEFT_OK or an error on every rank
+ * alike. */
 weft_status weft__job_unify(const weft_job_ops *job, weft_registry *local,
-                            weft_registry **global, uint32_t **region_map,
-                            uint32_t *region_count, uint32_t **comm_map, uint32_t *comm_count);
+                            weft_registry **global, weft_id_maps *maps);
 
 #endif /* WEFT_RECORDER_JOB_INTERNAL_H */

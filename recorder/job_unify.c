@@ -11,6 +11,7 @@
  * adds, so rank 0 does O(D log P) work for D distinct definitions (ranks
  * mostly share their regions and strings), plus O(L) for L locations. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "job_internal.h"
 #include "weft/unify.h"
@@ -88,12 +89,10 @@ static weft_status broadcast_global(const weft_job_ops *job, const weft_registry
 }
 
 weft_status weft__job_unify(const weft_job_ops *job, weft_registry *local,
-                            weft_registry **global, uint32_t **region_map,
-                            uint32_t *region_count, uint32_t **comm_map, uint32_t *comm_count)
+                            weft_registry **global, weft_id_maps *out)
 {
     *global = NULL;
-    *region_map = *comm_map = NULL;
-    *region_count = *comm_count = 0;
+    memset(out, 0, sizeof(*out));
 
     weft_registry *acc = weft_registry_create();
     weft_status st = acc ? merge_registry(acc, local, job->rank, WEFT_PACK_LOCATIONS, NULL)
@@ -131,11 +130,6 @@ weft_status weft__job_unify(const weft_job_ops *job, weft_registry *local,
         *global = acc;
     else
         weft_registry_destroy(acc);
-    *region_map = maps.regions;
-    *region_count = maps.region_count;
-    *comm_map = maps.comms;
-    *comm_count = maps.comm_count;
-    maps.regions = maps.comms = NULL;
-    weft_id_maps_free(&maps);
+    *out = maps;
     return WEFT_OK;
 }

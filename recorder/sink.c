@@ -29,6 +29,21 @@ static OTF2_CollectiveOp collective_to_otf2(uint8_t op)
     return op < WEFT_COLLECTIVE_COUNT ? map[op] : OTF2_COLLECTIVE_OP_BARRIER;
 }
 
+/* A task creation with dependences: the ThreadTaskCreate event with the
+ * string that describes them as its "OpenMP task dependences" attribute. */
+static OTF2_ErrorCode write_task_create_with_dependences(OTF2_EvtWriter *w, const weft_event *e)
+{
+    OTF2_AttributeList *attributes = OTF2_AttributeList_New();
+    if (!attributes)
+        return OTF2_ERROR_MEM_ALLOC_FAILED;
+    OTF2_ErrorCode code = OTF2_AttributeList_AddStringRef(
+        attributes, WEFT_ATTRIBUTE_OPENMP_TASK_DEPENDENCES, e->attribute_string);
+    if (code == OTF2_SUCCESS)
+        code = OTF2_EvtWriter_ThreadTaskCreate(w, attributes, e->time, e->ref, e->a, e->b);
+    OTF2_AttributeList_Delete(attributes);
+    return code;
+}
+
 /* One decoded event into OTF2. */
 static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, const weft_event *e)
 {
@@ -53,6 +68,8 @@ static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, const weft_event *e)
         return OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t, weft_paradigm_to_otf2(e->small), e->ref,
                                                 e->a);
     case WEFT_EVENT_TASK_CREATE:
+        if (e->attribute_string != WEFT_INVALID_ID)
+            return write_task_create_with_dependences(w, e);
         return OTF2_EvtWriter_ThreadTaskCreate(w, NULL, t, e->ref, e->a, e->b);
     case WEFT_EVENT_TASK_SWITCH:
         return OTF2_EvtWriter_ThreadTaskSwitch(w, NULL, t, e->ref, e->a, e->b);

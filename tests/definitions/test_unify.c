@@ -608,6 +608,36 @@ static void test_four_rank_job(void **state)
         weft_registry_destroy(local[r]);
 }
 
+/* An attribute used on one rank only is used in the merged registry (its
+ * name string carries it over); an unused one stays unused. */
+static void test_attribute_use_survives_merge(void **state)
+{
+    (void)state;
+    weft_registry *rank0 = weft_registry_create(), *rank1 = weft_registry_create();
+    weft_registry *global = weft_registry_create();
+    assert_false(weft_registry_attribute_used(rank1, WEFT_ATTRIBUTE_OPENMP_TASK_DEPENDENCES));
+    assert_int_equal(weft_registry_attribute_use(rank1, WEFT_ATTRIBUTE_OPENMP_TASK_DEPENDENCES),
+                     WEFT_OK);
+    assert_true(weft_registry_attribute_used(rank1, WEFT_ATTRIBUTE_OPENMP_TASK_DEPENDENCES));
+    assert_int_equal(weft_registry_attribute_use(rank1, WEFT_ATTRIBUTE_COUNT), WEFT_ERR_INVALID);
+    assert_false(weft_registry_attribute_used(rank1, WEFT_ATTRIBUTE_COUNT));
+    assert_null(weft_attribute_name(WEFT_ATTRIBUTE_COUNT));
+
+    void *buf;
+    uint64_t len;
+    assert_int_equal(weft_registry_pack(rank0, 0, 0, &buf, &len), WEFT_OK);
+    assert_int_equal(weft_registry_merge(global, buf, len, NULL), WEFT_OK);
+    free(buf);
+    assert_false(weft_registry_attribute_used(global, WEFT_ATTRIBUTE_OPENMP_TASK_DEPENDENCES));
+    assert_int_equal(weft_registry_pack(rank1, 1, 0, &buf, &len), WEFT_OK);
+    assert_int_equal(weft_registry_merge(global, buf, len, NULL), WEFT_OK);
+    free(buf);
+    assert_true(weft_registry_attribute_used(global, WEFT_ATTRIBUTE_OPENMP_TASK_DEPENDENCES));
+    weft_registry_destroy(rank0);
+    weft_registry_destroy(rank1);
+    weft_registry_destroy(global);
+}
+
 static void test_identity(void **state)
 {
     (void)state;
@@ -667,6 +697,7 @@ int main(void)
         cmocka_unit_test(test_corrupted_bytes),
         cmocka_unit_test(test_four_rank_job),
         cmocka_unit_test(test_identity),
+        cmocka_unit_test(test_attribute_use_survives_merge),
         cmocka_unit_test(test_out_of_memory_sweep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

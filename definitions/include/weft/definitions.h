@@ -11,6 +11,7 @@
 #ifndef WEFT_DEFINITIONS_DEFINITIONS_H
 #define WEFT_DEFINITIONS_DEFINITIONS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "weft/status.h"
@@ -150,6 +151,17 @@ typedef struct weft_comm_def {
     uint32_t member_count;
 } weft_comm_def;
 
+/* Event attributes (OTF2 Attribute definitions): a fixed list, with the
+ * same id in every process, so events refer to them without a mapping.
+ * X(ID, name, description); every one is of type string. */
+#define WEFT_ATTRIBUTE_LIST(X)                                                    \
+    X(OPENMP_TASK_DEPENDENCES, "OpenMP task dependences",                          \
+      "The depend clauses of the created task, as TYPE ADDRESS, comma-separated " \
+      "(see weft's docs/OPENMP-OMPT.md)")
+#define WEFT_ATTRIBUTE_ENUM(id, name, description) WEFT_ATTRIBUTE_##id,
+enum { WEFT_ATTRIBUTE_LIST(WEFT_ATTRIBUTE_ENUM) WEFT_ATTRIBUTE_COUNT };
+#undef WEFT_ATTRIBUTE_ENUM
+
 typedef struct weft_registry weft_registry;
 
 /* Creates an empty registry; NULL when out of memory. The caller owns it. */
@@ -208,6 +220,17 @@ WEFT_EXPORT weft_status weft_registry_comm(weft_registry *reg, const weft_comm_d
  * position replaces it. Positions never set read as WEFT_INVALID_ID. */
 WEFT_EXPORT weft_status weft_registry_comm_set_member(weft_registry *reg, weft_comm comm, uint32_t position,
                                           uint32_t member);
+
+/* Marks an attribute (WEFT_ATTRIBUTE_*) as used, so that its definition is
+ * written. Call it before the first event that carries the attribute. It
+ * interns the attribute's name: an attribute is used exactly when its name
+ * is among the registry's strings, which merging registries (weft/unify.h)
+ * carries over with no format of its own. Thread-safe. */
+WEFT_EXPORT weft_status weft_registry_attribute_use(weft_registry *reg, uint32_t attribute);
+bool weft_registry_attribute_used(const weft_registry *reg, uint32_t attribute);
+/* The attribute's name and description; NULL for an unknown attribute. */
+const char *weft_attribute_name(uint32_t attribute);
+const char *weft_attribute_description(uint32_t attribute);
 
 /* Counts, and copies of single entries, for writers and tests. The text
  * pointer stays valid until the registry is destroyed. Out-of-range handles

@@ -96,6 +96,12 @@ WEFT_EXPORT void weft_lock_release(weft_paradigm paradigm, uint32_t lock_id,
 /* A task is named by the thread that created it and that thread's running
  * number of created tasks (OTF2's creatingThread and generationNumber). */
 WEFT_EXPORT void weft_task_create(weft_comm team, uint32_t creating_thread, uint32_t generation);
+/* weft_task_create for a task with dependences: `dependences` is a string
+ * of the registry describing them (registered with
+ * weft_registry_attribute_use for WEFT_ATTRIBUTE_OPENMP_TASK_DEPENDENCES);
+ * it becomes that attribute of the ThreadTaskCreate event. */
+WEFT_EXPORT void weft_task_create_with_dependences(weft_comm team, uint32_t creating_thread,
+                                                   uint32_t generation, weft_string dependences);
 WEFT_EXPORT void weft_task_switch(weft_comm team, uint32_t creating_thread, uint32_t generation);
 WEFT_EXPORT void weft_task_complete(weft_comm team, uint32_t creating_thread,
                                     uint32_t generation);

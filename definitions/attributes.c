@@ -1,0 +1,40 @@
+/* The fixed list of event attributes (weft/definitions.h) and whether a
+ * registry uses them. */
+#include "registry_internal.h"
+
+#define ATTRIBUTE_TEXTS(id, name, description) {name, description},
+static const struct {
+    const char *name, *description;
+} attributes[] = {WEFT_ATTRIBUTE_LIST(ATTRIBUTE_TEXTS)};
+#undef ATTRIBUTE_TEXTS
+
+const char *weft_attribute_name(uint32_t attribute)
+{
+    return attribute < WEFT_ATTRIBUTE_COUNT ? attributes[attribute].name : NULL;
+}
+
+const char *weft_attribute_description(uint32_t attribute)
+{
+    return attribute < WEFT_ATTRIBUTE_COUNT ? attributes[attribute].description : NULL;
+}
+
+weft_status weft_registry_attribute_use(weft_registry *reg, uint32_t attribute)
+{
+    if (!reg || attribute >= WEFT_ATTRIBUTE_COUNT)
+        return WEFT_ERR_INVALID;
+    weft_string name;
+    pthread_mutex_lock(&reg->mutex);
+    weft_status st = weft__registry_intern_locked(reg, attributes[attribute].name, &name);
+    pthread_mutex_unlock(&reg->mutex);
+    return st;
+}
+
+bool weft_registry_attribute_used(const weft_registry *reg, uint32_t attribute)
+{
+    if (!reg || attribute >= WEFT_ATTRIBUTE_COUNT)
+        return false;
+    weft__registry_lock(reg);
+    weft_string name = weft__registry_find_locked(reg, attributes[attribute].name);
+    weft__registry_unlock(reg);
+    return name.id != WEFT_INVALID_ID;
+}
