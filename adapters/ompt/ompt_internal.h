@@ -147,6 +147,13 @@ typedef struct ompt_thread {
         uint32_t lock_id, order;
     } held[OMPT_MAX_MUTEX]; /* locks held, with their acquisition orders */
     uint64_t current_task; /* packed, see ompt_tasks.c */
+    /* A task created with dependences whose ThreadTaskCreate waits for the
+     * dependences callback that follows (ompt_tasks.c); task 0: none. */
+    struct {
+        uint64_t task;
+        weft_region create;
+        weft_comm team;
+    } creating;
     /* One-entry cache of the last team this thread joined. */
     weft_comm cached_parent;
     uint64_t cached_key;
@@ -156,12 +163,21 @@ typedef struct ompt_thread {
 /* The calling thread's state, created on first use; NULL only when out of
  * memory (then the callbacks record nothing for this thread). Every
  * callback but the lock ones starts with it: it also settles a lock routine
- * that never got its acquisition (a failed omp_test_lock, see ompt_sync.c). */
+ * that never got its acquisition (a failed omp_test_lock, see ompt_sync.c)
+ * and a task creation whose dependences never came (ompt_tasks.c). */
 ompt_thread *weft__ompt_self(void);
-/* The same without settling, for the lock callbacks. */
+/* The same settling only the task creation, for the lock callbacks. */
 ompt_thread *weft__ompt_self_raw(void);
+/* The same settling nothing, for the dependences callback. */
+ompt_thread *weft__ompt_self_unsettled(void);
 /* Ends the region of a lock routine whose acquisition never came. */
 void weft__ompt_settle_lock(ompt_thread *t);
+/* Records the pending task creation without dependences. */
+void weft__ompt_settle_task_create(ompt_thread *t);
+
+/* Set at registration when the runtime grants the dependences callback:
+ * only then does a task created with dependences wait for it. */
+extern bool weft__ompt_dependences_granted;
 
 /* Region stack: enter and push; pop and leave the innermost region of that
  * kind (whatever the end callback says: end callbacks may carry another or
@@ -217,6 +233,7 @@ void weft__ompt_task_create(ompt_data_t *encountering_task, const ompt_frame_t *
                             ompt_data_t *new_task, int flags, int has_dependences,
                             const void *codeptr);
 void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next);
+void weft__ompt_dependences(ompt_data_t *task, const ompt_dependence_t *deps, int count);
 
 /* The implicit task of team member `thread_num` (task data value). */
 uint64_t weft__ompt_implicit_task_id(uint32_t thread_num);

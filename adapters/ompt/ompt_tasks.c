@@ -12,8 +12,18 @@
  * Generation 0 is a thread's implicit task. Generations wrap after 2^24 - 1
  * tasks (a pair stays unique among the tasks alive at once); regions with
  * ids of 2^23 and above, and threads numbered 2^16 and above, share one
- * "task" region / number. */
+ * "task" region / number.
+ *
+ * Dependences: a task created with a depend clause gets its ThreadTaskCreate
+ * when the dependences callback, which libomp calls right after task_create
+ * within the same runtime call, brings the clauses; they become the event's
+ * "OpenMP task dependences" attribute, a string like
+ * "in 0x7ffd5e8c, inout 0x55d0c0a4c018" (type, then the variable's
+ * address). Should that callback not come, the creation is recorded
+ * without them at the thread's next OpenMP event. */
 #include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "ompt_internal.h"
 #include "weft/log.h"
@@ -86,10 +96,101 @@ void weft__ompt_task_create(ompt_data_t *encountering_task, const ompt_frame_t *
     if (create.id != WEFT_INVALID_ID)
         weft_enter(create);
     uint64_t task = new_task(t, body);
+    new_task_data->value = task;
+    if (has_dependences && weft__ompt_dependences_granted) {
+        t->creating.task = task;
+        t->creating.create = create;
+        t->creating.team = weft__ompt_task_team(t);
+        return; /* the rest comes with the dependences */
+    }
     weft_task_create(weft__ompt_task_team(t), thread_of(task), generation_of(task));
     if (create.id != WEFT_INVALID_ID)
         weft_leave(create);
-    new_task_data->value = task;
+}
+
+/* Ends a creation left waiting for its dependences: the ThreadTaskCreate
+ * (with them, when `dependences` is valid) and the Leave of "create task". */
+static void finish_create(ompt_thread *t, weft_string dependences)
+{
+    uint64_t task = t->creating.task;
+    if (dependences.id != WEFT_INVALID_ID)
+        weft_task_create_with_dependences(t->creating.team, thread_of(task), generation_of(task),
+                                          dependences);
+    else
+        weft_task_create(t->creating.team, thread_of(task), generation_of(task));
+    if (t->creating.create.id != WEFT_INVALID_ID)
+        weft_leave(t->creating.create);
+    t->creating.task = 0;
+}
+
+void weft__ompt_settle_task_create(ompt_thread *t)
+{
+    finish_create(t, WEFT_STRING_INVALID);
+}
+
+static const char *dependence_type(ompt_dependence_type_t type)
+{
+    switch (type) {
+    case ompt_dependence_type_in:
+        return "in";
+    case ompt_dependence_type_out:
+        return "out";
+    case ompt_dependence_type_inout:
+        return "inout";
+    case ompt_dependence_type_mutexinoutset:
+        return "mutexinoutset";
+    case ompt_dependence_type_source:
+        return "source";
+    case ompt_dependence_type_sink:
+        return "sink";
+    case ompt_dependence_type_inoutset:
+        return "inoutset";
+    default:
+        return "unknown";
+    }
+}
+
+/* The attribute text for count dependences: "TYPE 0xADDRESS" joined by
+ * ", ", cut after DEPENDENCES_TEXT_MAX bytes with ", ... (N in all)". */
+enum { DEPENDENCES_TEXT_MAX = 2048 };
+static void describe(const ompt_dependence_t *deps, int count, char *text, size_t size)
+{
+    size_t used = 0;
+    text[0] = '\0';
+    for (int i = 0; i < count; i++) {
+        char one[64];
+        int n = snprintf(one, sizeof(one), "%s%s %p", i ? ", " : "",
+                         dependence_type(deps[i].dependence_type), deps[i].variable.ptr);
+        if (n < 0 || used + (size_t)n + 32 >= size) {
+            snprintf(text + used, size - used, ", ... (%d in all)", count);
+            return;
+        }
+        memcpy(text + used, one, (size_t)n + 1);
+        used += (size_t)n;
+    }
+}
+
+void weft__ompt_dependences(ompt_data_t *task, const ompt_dependence_t *deps, int count)
+{
+    ompt_thread *t = weft__ompt_self_unsettled();
+    if (!t || t->creating.task == 0)
+        return; /* doacross (ordered depend(source/sink)): not recorded */
+    if (!task || task->value != t->creating.task || count <= 0 || !deps) {
+        finish_create(t, WEFT_STRING_INVALID);
+        return;
+    }
+    static atomic_bool attribute_used;
+    weft_registry *reg = weft_defs_global();
+    char text[DEPENDENCES_TEXT_MAX];
+    describe(deps, count, text, sizeof(text));
+    weft_string dependences = WEFT_STRING_INVALID;
+    if (!atomic_load_explicit(&attribute_used, memory_order_acquire) &&
+        weft_registry_attribute_use(reg, WEFT_ATTRIBUTE_OPENMP_TASK_DEPENDENCES) == WEFT_OK)
+        atomic_store_explicit(&attribute_used, true, memory_order_release);
+    if (atomic_load_explicit(&attribute_used, memory_order_acquire) &&
+        weft_registry_string(reg, text, &dependences) != WEFT_OK)
+        dependences = WEFT_STRING_INVALID;
+    finish_create(t, dependences);
 }
 
 static void switch_to(ompt_thread *t, uint64_t task)

@@ -14,10 +14,18 @@ static __thread ompt_thread *self __attribute__((tls_model("initial-exec")));
 
 static ompt_thread *create(void);
 
-ompt_thread *weft__ompt_self_raw(void)
+ompt_thread *weft__ompt_self_unsettled(void)
 {
     ompt_thread *t = self;
     return __builtin_expect(t != NULL, 1) ? t : create();
+}
+
+ompt_thread *weft__ompt_self_raw(void)
+{
+    ompt_thread *t = weft__ompt_self_unsettled();
+    if (t && __builtin_expect(t->creating.task != 0, 0))
+        weft__ompt_settle_task_create(t);
+    return t;
 }
 
 ompt_thread *weft__ompt_self(void)

@@ -9,6 +9,8 @@
 #include "weft/log.h"
 #include "weft/recorder.h"
 
+bool weft__ompt_dependences_granted;
+
 /* omp_control_tool commands and results (omp.h, OpenMP 5.0 §3.8). */
 enum { CONTROL_START = 1, CONTROL_PAUSE = 2, CONTROL_FLUSH = 3, CONTROL_END = 4 };
 enum { CONTROL_SUCCESS = 0, CONTROL_IGNORED = 1 };
@@ -97,12 +99,15 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num, omp
         CB(cancel, weft__ompt_cancel),
         CB(task_create, weft__ompt_task_create),
         CB(task_schedule, weft__ompt_task_schedule),
+        CB(dependences, weft__ompt_dependences),
         CB(control_tool, control_tool),
 #undef CB
     };
     unsigned registered = 0;
     for (size_t i = 0; i < sizeof(callbacks) / sizeof(callbacks[0]); i++) {
         ompt_set_result_t result = set_callback(callbacks[i].event, callbacks[i].fn);
+        if (callbacks[i].event == ompt_callback_dependences)
+            weft__ompt_dependences_granted = result > ompt_set_impossible;
         if (result == ompt_set_always) {
             registered++;
             continue;
