@@ -33,14 +33,19 @@ static inline weft_slot *reserve(size_t slots, weft_loc **loc_out)
 }
 
 /* The common shape: one head slot and nothing else. */
-static inline void record_head(uint8_t kind, uint8_t small, uint32_t ref)
+static inline void record_head_at(uint8_t kind, uint8_t small, uint32_t ref, uint64_t time)
 {
     weft_loc *loc;
     weft_slot *at = reserve(1, &loc);
     if (unlikely(!at))
         return;
-    weft__encode_head(at, kind, weft_clock_now(), small, ref);
+    weft__encode_head(at, kind, time, small, ref);
     weft__loc_commit(loc, at, 1);
+}
+
+static inline void record_head(uint8_t kind, uint8_t small, uint32_t ref)
+{
+    record_head_at(kind, small, ref, weft_clock_now());
 }
 
 void weft_enter(weft_region region)
@@ -51,6 +56,21 @@ void weft_enter(weft_region region)
 void weft_leave(weft_region region)
 {
     record_head(WEFT_EVENT_LEAVE, 0, region.id);
+}
+
+uint64_t weft_now(void)
+{
+    return weft_clock_now();
+}
+
+void weft_enter_at(weft_region region, uint64_t time)
+{
+    record_head_at(WEFT_EVENT_ENTER, 0, region.id, time);
+}
+
+void weft_leave_at(weft_region region, uint64_t time)
+{
+    record_head_at(WEFT_EVENT_LEAVE, 0, region.id, time);
 }
 
 void weft_thread_fork(weft_paradigm paradigm, uint32_t team_size)
@@ -90,14 +110,20 @@ void weft__measurement_on_off(bool on)
 }
 
 /* Events with one payload word pair. */
-static inline void record_pair(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a, uint32_t b)
+static inline void record_pair_at(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a,
+                                  uint32_t b, uint64_t time)
 {
     weft_loc *loc;
     weft_slot *at = reserve(2, &loc);
     if (unlikely(!at))
         return;
-    weft__encode_pair(at, kind, weft_clock_now(), small, ref, a, b);
+    weft__encode_pair(at, kind, time, small, ref, a, b);
     weft__loc_commit(loc, at, 2);
+}
+
+static inline void record_pair(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a, uint32_t b)
+{
+    record_pair_at(kind, small, ref, a, b, weft_clock_now());
 }
 
 void weft_lock_acquire(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order)
@@ -108,6 +134,18 @@ void weft_lock_acquire(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquis
 void weft_lock_release(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order)
 {
     record_pair(WEFT_EVENT_LOCK_RELEASE, paradigm, lock_id, acquisition_order, 0);
+}
+
+void weft_lock_acquire_at(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order,
+                          uint64_t time)
+{
+    record_pair_at(WEFT_EVENT_LOCK_ACQUIRE, paradigm, lock_id, acquisition_order, 0, time);
+}
+
+void weft_lock_release_at(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order,
+                          uint64_t time)
+{
+    record_pair_at(WEFT_EVENT_LOCK_RELEASE, paradigm, lock_id, acquisition_order, 0, time);
 }
 
 void weft_task_create(weft_comm team, uint32_t creating_thread, uint32_t generation)

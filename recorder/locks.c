@@ -5,6 +5,7 @@
  * fixed pages, so a counter never moves while another thread bumps it. */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "weft/log.h"
@@ -27,6 +28,19 @@ static uint32_t entry_capacity, lock_count;
 /* Order counters: pages are published with release (after zeroing) in
  * register_locked and read with acquire in counter_of. */
 static _Atomic(atomic_uint *) pages[MAX_PAGES];
+
+/* The times of each lock's last ACQUISITIONS_KEPT acquisitions, by order
+ * modulo that: pages allocated on first use, like the counters. */
+#define ACQUISITIONS_KEPT 4u
+typedef struct acquisition {
+    atomic_uint_least64_t time;
+    atomic_uint order; /* 0: none yet */
+} acquisition;
+typedef struct acquisition_ring {
+    acquisition slot[ACQUISITIONS_KEPT];
+} acquisition_ring;
+static _Atomic(acquisition_ring *) ring_pages[MAX_PAGES];
+static pthread_mutex_t ring_mutex = PTHREAD_MUTEX_INITIALIZER;
 
 static uint32_t slot_of(const void *object, uint32_t capacity)
 {
@@ -130,4 +144,51 @@ uint32_t weft_lock_current_order(uint32_t lock_id)
 {
     atomic_uint *counter = counter_of(lock_id);
     return counter ? atomic_load_explicit(counter, memory_order_relaxed) : 0;
+}
+
+static acquisition_ring *ring_of(uint32_t lock_id, bool create)
+{
+    if (lock_id == UINT32_MAX || lock_id / PAGE_LOCKS >= MAX_PAGES)
+        return NULL;
+    _Atomic(acquisition_ring *) *page_at = &ring_pages[lock_id / PAGE_LOCKS];
+    acquisition_ring *page = atomic_load_explicit(page_at, memory_order_acquire);
+    if (!page && create) {
+        pthread_mutex_lock(&ring_mutex);
+        page = atomic_load_explicit(page_at, memory_order_relaxed);
+        if (!page) {
+            page = weft_calloc(PAGE_LOCKS, sizeof(*page));
+            atomic_store_explicit(page_at, page, memory_order_release);
+        }
+        pthread_mutex_unlock(&ring_mutex);
+    }
+    return page ? &page[lock_id % PAGE_LOCKS] : NULL;
+}
+
+void weft_lock_note_acquisition(uint32_t lock_id, uint32_t order, uint64_t time)
+{
+    acquisition_ring *ring = ring_of(lock_id, true);
+    if (!ring || order == 0)
+        return;
+    /* Only the holder writes, and holders are ordered by the lock. The order
+     * is stored last, so a reader that sees it sees the time too. */
+    acquisition *a = &ring->slot[order % ACQUISITIONS_KEPT];
+    atomic_store_explicit(&a->order, 0, memory_order_relaxed);
+    atomic_store_explicit(&a->time, time, memory_order_release);
+    atomic_store_explicit(&a->order, order, memory_order_release);
+}
+
+bool weft_lock_acquisition_time(uint32_t lock_id, uint32_t order, uint64_t *time)
+{
+    acquisition_ring *ring = ring_of(lock_id, false);
+    if (!ring || order == 0)
+        return false;
+    acquisition *a = &ring->slot[order % ACQUISITIONS_KEPT];
+    if (atomic_load_explicit(&a->order, memory_order_acquire) != order)
+        return false;
+    uint64_t t = atomic_load_explicit(&a->time, memory_order_acquire);
+    /* A later acquisition may have taken the slot meanwhile. */
+    if (atomic_load_explicit(&a->order, memory_order_acquire) != order)
+        return false;
+    *time = t;
+    return true;
 }
