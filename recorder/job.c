@@ -109,6 +109,11 @@ uint64_t weft_clock_ticks(void)
     return weft_clock_now();
 }
 
+bool weft_clock_ticks_are_ns(void)
+{
+    return !weft__clock_uses_tsc;
+}
+
 void weft_clock_offset_add(uint64_t local_time, int64_t offset, double stddev)
 {
     pthread_mutex_lock(&offsets_mutex);

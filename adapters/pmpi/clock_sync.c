@@ -33,6 +33,14 @@
  * ~0.2-0.5 us round trips) that is ~0.1-0.2 us per hop; across nodes about a
  * microsecond per hop, e.g. ~10 hops for 1024 ranks.
  *
+ * One machine: ranks that run under the same Linux boot (the same
+ * /proc/sys/kernel/random/boot_id) and the same clock kind read the same
+ * counter, so a child whose parent shares its machine takes the parent's
+ * offset as exact (with the parent's error bound) instead of the measured
+ * interval, which on an overloaded machine can be tens of microseconds wide
+ * (WEFT_CLOCK_SYNC_SAME_MACHINE=false measures anyway). The ping-pongs still
+ * run, so parent and child need not agree on this beforehand.
+ *
  * Imprecise estimates: now and then one direction is slow in every exchange
  * of a sync (seen at MPI_Init, ~10 us one way, and on overloaded nodes, up to a
  * scheduler time slice), and the middle of the interval is that much off
@@ -49,6 +57,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -111,14 +120,42 @@ static void fail(const char *what)
 
 /* ---- measurement ------------------------------------------------------------ */
 
+/* Identifies the clock this rank reads: a hash of the Linux boot id and the
+ * clock kind; 0 (never equal) when unknown or when the shortcut is off. */
+static uint64_t clock_identity(void)
+{
+    static uint64_t identity;
+    static bool known;
+    if (known)
+        return identity;
+    known = true;
+    if (!weft_config_current()->clock_same_machine)
+        return identity = 0;
+    FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+    char boot_id[64] = "";
+    if (!f || !fgets(boot_id, sizeof(boot_id), f) || boot_id[0] == '\0') {
+        if (f)
+            fclose(f);
+        return identity = 0;
+    }
+    fclose(f);
+    uint64_t h = UINT64_C(14695981039346656037); /* FNV-1a */
+    for (const char *p = boot_id; *p && *p != '\n'; p++)
+        h = (h ^ (unsigned char)*p) * UINT64_C(1099511628211);
+    /* The tick rate tells a TSC from CLOCK_MONOTONIC's nanoseconds. */
+    h ^= weft_clock_ticks_are_ns() ? 1 : 2;
+    return identity = h ? h : 1;
+}
+
 /* Parent side: answers `child`'s pings with its time on rank 0's clock. */
 static bool answer_child(MPI_Comm comm, int child, const clock_estimate *mine)
 {
     for (int i = 0; i < PING_PONGS; i++) {
         if (PMPI_Recv(NULL, 0, MPI_BYTE, child, CLOCK_TAG, comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
             return false;
-        uint64_t reply[2] = {weft_clock_ticks() + (uint64_t)mine->offset, mine->error};
-        if (PMPI_Send(reply, 2, MPI_UINT64_T, child, CLOCK_TAG, comm) != MPI_SUCCESS)
+        uint64_t reply[4] = {weft_clock_ticks() + (uint64_t)mine->offset, mine->error,
+                             (uint64_t)mine->offset, clock_identity()};
+        if (PMPI_Send(reply, 4, MPI_UINT64_T, child, CLOCK_TAG, comm) != MPI_SUCCESS)
             return false;
     }
     return true;
@@ -135,11 +172,11 @@ static bool ask_parent(MPI_Comm comm, int parent, clock_estimate *out)
 {
     int64_t lower = INT64_MIN, upper = INT64_MAX;
     uint64_t first_sent = 0, last_received = 0, parent_error = 0;
+    uint64_t reply[4];
     for (int i = 0; i < PING_PONGS; i++) {
-        uint64_t reply[2];
         uint64_t sent = weft_clock_ticks();
         if (PMPI_Send(NULL, 0, MPI_BYTE, parent, CLOCK_TAG, comm) != MPI_SUCCESS ||
-            PMPI_Recv(reply, 2, MPI_UINT64_T, parent, CLOCK_TAG, comm, MPI_STATUS_IGNORE) !=
+            PMPI_Recv(reply, 4, MPI_UINT64_T, parent, CLOCK_TAG, comm, MPI_STATUS_IGNORE) !=
                 MPI_SUCCESS)
             return false;
         uint64_t received = weft_clock_ticks();
@@ -157,6 +194,12 @@ static bool ask_parent(MPI_Comm comm, int parent, clock_estimate *out)
     uint64_t width =
         upper >= lower ? (uint64_t)upper - (uint64_t)lower : (uint64_t)lower - (uint64_t)upper;
     out->local_time = first_sent + (last_received - first_sent) / 2;
+    uint64_t identity = clock_identity();
+    if (identity != 0 && identity == reply[3]) { /* one machine, one clock */
+        out->offset = (int64_t)reply[2];
+        out->error = parent_error;
+        return true;
+    }
     int64_t low_end = upper >= lower ? lower : upper;
     out->offset = (int64_t)((uint64_t)low_end + width / 2);
     out->error = parent_error + (width + 1) / 2;

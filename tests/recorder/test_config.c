@@ -153,6 +153,7 @@ static void test_load_defaults_and_fallbacks(void **state)
     assert_null(cfg.experiment_directory);
     assert_int_equal(cfg.timer, WEFT_TIMER_MONOTONIC);
     assert_int_equal(cfg.clock_sync_interval_ns, 10 * NS_PER_S);
+    assert_true(cfg.clock_same_machine);
 
     /* Bad values: each falls back to its default. */
     setenv("WEFT_BUFFER_SIZE", "lots", 1);
@@ -160,6 +161,13 @@ static void test_load_defaults_and_fallbacks(void **state)
     setenv("WEFT_ENABLE_TRACING", "perhaps", 1);
     setenv("WEFT_EXPERIMENT_DIRECTORY", "", 1);
     setenv("WEFT_CLOCK_SYNC_INTERVAL", "often", 1);
+    setenv("WEFT_CLOCK_SYNC_SAME_MACHINE", "sometimes", 1);
+    weft_config_load(&cfg);
+    assert_true(cfg.clock_same_machine);
+    setenv("WEFT_CLOCK_SYNC_SAME_MACHINE", "no", 1);
+    weft_config_load(&cfg);
+    assert_false(cfg.clock_same_machine);
+    unsetenv("WEFT_CLOCK_SYNC_SAME_MACHINE");
     weft_config_load(&cfg);
     assert_int_equal(cfg.clock_sync_interval_ns, 10 * NS_PER_S);
     assert_int_equal(cfg.buffer_size, 16u << 20);
@@ -190,7 +198,8 @@ static void test_info_table(void **state)
     const weft_config_var *vars = weft_config_vars(&count);
     const char *expected[] = {"WEFT_ENABLE_TRACING",      "WEFT_EXPERIMENT_DIRECTORY",
                               "WEFT_BUFFER_SIZE",         "WEFT_TIMER",
-                              "WEFT_CLOCK_SYNC_INTERVAL", "WEFT_VERBOSE",
+                              "WEFT_CLOCK_SYNC_INTERVAL", "WEFT_CLOCK_SYNC_SAME_MACHINE",
+                              "WEFT_VERBOSE",
                               "WEFT_WRITE_EMPTY_TRACE"};
     assert_int_equal(count, sizeof(expected) / sizeof(expected[0]));
     for (size_t i = 0; i < count; i++) {

@@ -56,6 +56,10 @@ typedef enum weft_config_type {
       "between MPI_Init and MPI_Finalize (which always measure), at a collective on "     \
       "MPI_COMM_WORLD: e.g. 10s, 500ms, 2m, 1.5s; a plain number is seconds. 0: only "    \
       "at MPI_Init and MPI_Finalize.")                                                    \
+    X(CLOCK_SYNC_SAME_MACHINE, clock_same_machine, WEFT_CONFIG_BOOL, "true",            \
+      "MPI ranks on one machine (same Linux boot) read one clock: their offsets are "      \
+      "taken as exact instead of measured. false: measure them like those of other "       \
+      "machines (for machines whose sockets' TSCs are not synchronised).")                 \
     X(VERBOSE, verbose, WEFT_CONFIG_BOOL, "false",                                        \
       "Progress and diagnostics on stderr: configuration, where the trace went, "          \
       "buffer statistics.")                                                                \
@@ -70,6 +74,7 @@ typedef struct weft_config {
     uint64_t buffer_size;
     weft_timer_kind timer;
     uint64_t clock_sync_interval_ns; /* 0: no syncs between MPI_Init and MPI_Finalize */
+    bool clock_same_machine;         /* ranks on one machine share its clock */
     bool verbose;
     bool write_empty_trace;
 } weft_config;

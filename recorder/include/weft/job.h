@@ -72,6 +72,8 @@ WEFT_EXPORT void weft_job_finalize(void);
 
 /* The recorder's clock: the timestamp events get now, in ticks. */
 WEFT_EXPORT uint64_t weft_clock_ticks(void);
+/* True when the ticks are CLOCK_MONOTONIC nanoseconds, false for a TSC. */
+WEFT_EXPORT bool weft_clock_ticks_are_ns(void);
 
 /* Records that at local time `local_time` (ticks) the clock of rank 0 read
  * local_time + offset, measured with standard deviation `stddev` (ticks).
