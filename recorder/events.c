@@ -32,20 +32,40 @@ static inline weft_slot *reserve(size_t slots, weft_loc **loc_out)
     return at;
 }
 
+/* reserve() for an event with a timestamp taken before: a refill may have
+ * put a buffer-flush record, timed now, in front of it, so after a refill
+ * the event gets the current time instead (events stay in time order). */
+static inline weft_slot *reserve_timed(size_t slots, weft_loc **loc_out, uint64_t *time)
+{
+    weft_loc *loc = weft__tls_loc;
+    weft_slot *before = loc ? atomic_load_explicit(&loc->cursor, memory_order_relaxed) : NULL;
+    weft_slot *at = reserve(slots, loc_out);
+    if (unlikely(at && at != before)) {
+        uint64_t now = weft_clock_now();
+        *time = *time > now ? *time : now;
+    }
+    return at;
+}
+
 /* The common shape: one head slot and nothing else. */
-static inline void record_head_at(uint8_t kind, uint8_t small, uint32_t ref, uint64_t time)
+static inline void record_head(uint8_t kind, uint8_t small, uint32_t ref)
 {
     weft_loc *loc;
     weft_slot *at = reserve(1, &loc);
     if (unlikely(!at))
         return;
-    weft__encode_head(at, kind, time, small, ref);
+    weft__encode_head(at, kind, weft_clock_now(), small, ref);
     weft__loc_commit(loc, at, 1);
 }
 
-static inline void record_head(uint8_t kind, uint8_t small, uint32_t ref)
+static void record_head_at(uint8_t kind, uint8_t small, uint32_t ref, uint64_t time)
 {
-    record_head_at(kind, small, ref, weft_clock_now());
+    weft_loc *loc;
+    weft_slot *at = reserve_timed(1, &loc, &time);
+    if (unlikely(!at))
+        return;
+    weft__encode_head(at, kind, time, small, ref);
+    weft__loc_commit(loc, at, 1);
 }
 
 void weft_enter(weft_region region)
@@ -110,20 +130,25 @@ void weft__measurement_on_off(bool on)
 }
 
 /* Events with one payload word pair. */
-static inline void record_pair_at(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a,
-                                  uint32_t b, uint64_t time)
+static inline void record_pair(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a, uint32_t b)
 {
     weft_loc *loc;
     weft_slot *at = reserve(2, &loc);
     if (unlikely(!at))
         return;
-    weft__encode_pair(at, kind, time, small, ref, a, b);
+    weft__encode_pair(at, kind, weft_clock_now(), small, ref, a, b);
     weft__loc_commit(loc, at, 2);
 }
 
-static inline void record_pair(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a, uint32_t b)
+static void record_pair_at(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a, uint32_t b,
+                           uint64_t time)
 {
-    record_pair_at(kind, small, ref, a, b, weft_clock_now());
+    weft_loc *loc;
+    weft_slot *at = reserve_timed(2, &loc, &time);
+    if (unlikely(!at))
+        return;
+    weft__encode_pair(at, kind, time, small, ref, a, b);
+    weft__loc_commit(loc, at, 2);
 }
 
 void weft_lock_acquire(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order)
