@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #define DEFAULT_TOP 20
 #define ANCHOR_NAME "traces.otf2"
@@ -250,41 +249,6 @@ static int parse_options(int argc, char **argv, options *opt)
     return -1;
 }
 
-/* Finds the anchor file for TRACE. Returns a malloc'ed path owned by the
- * caller, or NULL after printing one line on stderr. */
-static char *find_anchor(const char *trace)
-{
-    struct stat st;
-    if (stat(trace, &st) != 0) {
-        fprintf(stderr, "weft summary: cannot open '%s': %s\n", trace, strerror(errno));
-        return NULL;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        char *copy = strdup(trace);
-        if (!copy)
-            fprintf(stderr, "weft summary: out of memory\n");
-        return copy;
-    }
-    size_t len = strlen(trace);
-    bool slash = len > 0 && trace[len - 1] == '/';
-    size_t size = len + (slash ? 0 : 1) + sizeof(ANCHOR_NAME);
-    char *anchor = malloc(size);
-    if (!anchor) {
-        fprintf(stderr, "weft summary: out of memory\n");
-        return NULL;
-    }
-    snprintf(anchor, size, "%s%s" ANCHOR_NAME, trace, slash ? "" : "/");
-    if (stat(anchor, &st) != 0) {
-        fprintf(stderr,
-                "weft summary: '%s' is a directory without " ANCHOR_NAME
-                " (%s); give an experiment directory or an .otf2 anchor file\n",
-                trace, strerror(errno));
-        free(anchor);
-        return NULL;
-    }
-    return anchor;
-}
-
 static void warn_about(const weft_summary *s)
 {
     if (s->unbalanced_count > 0) {
@@ -315,7 +279,7 @@ int weft__cli_summary(int argc, char **argv)
     if (exit_code >= 0)
         return exit_code;
 
-    char *anchor = find_anchor(opt.trace);
+    char *anchor = weft__summary_find_anchor("weft summary", opt.trace);
     if (!anchor)
         return WEFT_CLI_EXIT_FAILURE;
     weft_summary summary;

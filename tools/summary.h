@@ -260,6 +260,11 @@ typedef enum weft_summary_progress_mode {
     WEFT_SUMMARY_PROGRESS_NEVER,
 } weft_summary_progress_mode;
 
+/* Finds the anchor file of TRACE (an experiment directory or the anchor
+ * itself). Returns a malloc'ed path, or NULL after one line on stderr that
+ * starts with COMMAND. */
+char *weft__summary_find_anchor(const char *command, const char *trace);
+
 /* Reads the OTF2 archive whose anchor file is ANCHOR_PATH into *OUT (zeroed
  * first; cleared again on failure), streaming each location's events once.
  * On failure prints one line "weft summary: ..." on stderr, saying what went

@@ -30,10 +30,10 @@ static void *room_for_one(void *items, size_t *capacity, size_t count, size_t it
 static OTF2_CallbackCode on_clock(void *user_data, uint64_t resolution, uint64_t offset,
                                   uint64_t length, uint64_t realtime)
 {
-    (void)offset;
     (void)realtime;
     read_state *st = user_data;
     st->have_clock = true;
+    st->global_offset = offset;
     st->timer_resolution = resolution;
     st->trace_length = length;
     return OTF2_CALLBACK_SUCCESS;

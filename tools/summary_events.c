@@ -1,17 +1,12 @@
-/* The events `weft summary` reads, location by location: enter and leave go
- * to the builder (region times, barrier time), OpenMP lock acquisitions to
- * the builder's lock-waiting account, MPI point-to-point and collective
- * records to the counter tables with their peers as world ranks. Events are
- * read in chunks so that progress can be reported between them; only one
- * location is open at any time. */
+/* The events `weft summary` reads, location by location
+ * (summary_locations.c): enter and leave go to the builder (region times,
+ * barrier time), OpenMP lock acquisitions to the builder's lock-waiting
+ * account, MPI point-to-point and collective records to the counter tables
+ * with their peers as world ranks. */
 #include "summary_reader.h"
-#include "summary_progress.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
-
-/* Events per OTF2_Reader_ReadLocalEvents call: a few milliseconds of work. */
-#define CHUNK_EVENTS 1048576
 
 static OTF2_CallbackCode on_enter(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
                                   void *user_data, OTF2_AttributeList *attributes,
@@ -207,136 +202,18 @@ static weft_status set_callbacks(read_state *st, OTF2_EvtReaderCallbacks *cb)
                                                                                   : WEFT_ERR_OTF2;
 }
 
-/* --- Reading, location by location -------------------------------------------------- */
+/* --- Per location ----------------------------------------------------------------- */
 
-/* Local definitions hold the mapping tables of a location; they are optional. */
-static weft_status read_local_defs(read_state *st, OTF2_Reader *reader, uint64_t location)
+static weft_status begin_location(read_state *st)
 {
-    OTF2_DefReader *defs = OTF2_Reader_GetDefReader(reader, location);
-    if (!defs) {
-        weft__summary_otf2_message[0] = '\0'; /* whatever OTF2 said about the missing file */
-        return WEFT_OK;
-    }
-    uint64_t count = 0;
-    OTF2_ErrorCode code = OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &count);
-    if (code != OTF2_SUCCESS) {
-        weft__summary_report(st, code, DAMAGED,
-                             "cannot read the definitions of location %" PRIu64 " in", location);
-        return WEFT_ERR_OTF2;
-    }
-    if (!weft__summary_otf2_ok(st, OTF2_Reader_CloseDefReader(reader, defs),
-                               "cannot close the local definitions of"))
-        return WEFT_ERR_OTF2;
+    weft__summary_location_begin(st->builder);
     return WEFT_OK;
 }
 
-/* Reads the open event reader EVENTS to its end, in chunks, reporting progress. */
-static weft_status read_chunks(read_state *st, OTF2_Reader *reader, OTF2_EvtReader *events,
-                               uint64_t location, summary_progress *progress)
+static weft_status end_location(read_state *st)
 {
-    for (;;) {
-        uint64_t count = 0;
-        OTF2_ErrorCode code = OTF2_Reader_ReadLocalEvents(reader, events, CHUNK_EVENTS, &count);
-        st->event_count += count;
-        if (code != OTF2_SUCCESS) {
-            if (st->failure == WEFT_ERR_NO_MEMORY) {
-                weft__summary_report(st, OTF2_SUCCESS, NULL, "out of memory reading");
-                return WEFT_ERR_NO_MEMORY;
-            }
-            weft__summary_report(st, code, DAMAGED,
-                                 "cannot read the events of location %" PRIu64 " in", location);
-            return WEFT_ERR_OTF2;
-        }
-        if (count < CHUNK_EVENTS)
-            return WEFT_OK;
-        weft__summary_progress_update(progress, st->event_count, st->current);
-    }
-}
-
-/* Reads one location's local definitions and events. A location whose
- * definition claims no events may lack an event file. */
-static weft_status read_location(read_state *st, OTF2_Reader *reader, bool have_def_files,
-                                 const OTF2_EvtReaderCallbacks *cb, summary_progress *progress)
-{
-    const location_def *def = &st->locations[st->current];
-    uint64_t location = def->ref;
-    if (have_def_files) {
-        weft_status status = read_local_defs(st, reader, location);
-        if (status != WEFT_OK)
-            return status;
-    }
-    OTF2_EvtReader *events = OTF2_Reader_GetEvtReader(reader, location);
-    if (!events && def->event_count == 0) {
-        weft__summary_otf2_message[0] = '\0';
-        return WEFT_OK;
-    }
-    if (!events) {
-        weft__summary_report(st, OTF2_SUCCESS, DAMAGED,
-                             "cannot open the events of location %" PRIu64 " in", location);
-        return WEFT_ERR_OTF2;
-    }
-    if (!weft__summary_otf2_ok(st, OTF2_Reader_RegisterEvtCallbacks(reader, events, cb, st),
-                               "cannot set up reading the events of"))
-        return WEFT_ERR_OTF2;
-
-    st->current_rank = def->rank;
-    weft__summary_location_begin(st->builder);
-    weft_status status = read_chunks(st, reader, events, location, progress);
-    if (status != WEFT_OK)
-        return status;
     weft__summary_location_end(st->builder);
     st->location_omp[st->current] = weft__summary_builder_location_omp(st->builder);
-    if (!weft__summary_otf2_ok(st, OTF2_Reader_CloseEvtReader(reader, events),
-                               "cannot close the events of"))
-        return WEFT_ERR_OTF2;
-    return WEFT_OK;
-}
-
-/* The events the definitions announce, or 0 when some location leaves it open. */
-static uint64_t announced_events(const read_state *st)
-{
-    uint64_t total = 0;
-    for (size_t i = 0; i < st->location_count; i++) {
-        uint64_t count = st->locations[i].event_count;
-        if (count == OTF2_UNDEFINED_UINT64 || total > UINT64_MAX - count)
-            return 0;
-        total += count;
-    }
-    return total;
-}
-
-static weft_status read_locations(read_state *st, OTF2_Reader *reader,
-                                  const OTF2_EvtReaderCallbacks *cb)
-{
-    for (size_t i = 0; i < st->location_count; i++) {
-        if (!weft__summary_otf2_ok(st, OTF2_Reader_SelectLocation(reader, st->locations[i].ref),
-                                   "cannot select the locations of"))
-            return WEFT_ERR_OTF2;
-    }
-    bool have_def_files = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
-    weft__summary_otf2_message[0] = '\0'; /* local definition files are optional */
-    if (!weft__summary_otf2_ok(st, OTF2_Reader_OpenEvtFiles(reader),
-                               "cannot open the event files of"))
-        return WEFT_ERR_OTF2;
-
-    summary_progress progress;
-    weft__summary_progress_start(&progress, st->progress, announced_events(st), st->location_count);
-    for (st->current = 0; st->current < st->location_count; st->current++) {
-        weft__summary_progress_update(&progress, st->event_count, st->current);
-        weft_status status = read_location(st, reader, have_def_files, cb, &progress);
-        if (status != WEFT_OK) {
-            weft__summary_progress_finish(&progress, st->event_count);
-            return status;
-        }
-    }
-    weft__summary_progress_finish(&progress, st->event_count);
-
-    if (!weft__summary_otf2_ok(st, OTF2_Reader_CloseEvtFiles(reader),
-                               "cannot close the event files of"))
-        return WEFT_ERR_OTF2;
-    if (have_def_files && !weft__summary_otf2_ok(st, OTF2_Reader_CloseDefFiles(reader),
-                                                 "cannot close the definition files of"))
-        return WEFT_ERR_OTF2;
     return WEFT_OK;
 }
 
@@ -369,8 +246,9 @@ weft_status weft__summary_read_events(read_state *st, OTF2_Reader *reader)
     }
     mark_waiting_regions(st);
     weft_status status = set_callbacks(st, cb);
+    const weft_summary_location_hooks hooks = {begin_location, end_location};
     if (status == WEFT_OK)
-        status = read_locations(st, reader, cb);
+        status = weft__summary_read_locations(st, reader, cb, &hooks);
     OTF2_EvtReaderCallbacks_Delete(cb);
     return status;
 }

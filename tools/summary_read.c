@@ -5,8 +5,10 @@
  * when reading fails. */
 #include "summary_reader.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,7 +54,8 @@ void weft__summary_report(const read_state *st, OTF2_ErrorCode code, const char 
     const char *why = weft__summary_otf2_message[0] ? weft__summary_otf2_message
                       : code != OTF2_SUCCESS        ? OTF2_Error_GetDescription(code)
                                                     : NULL;
-    fprintf(stderr, "weft summary: %s '%s'%s%s%s%s\n", what, st->path, why ? ": " : "",
+    fprintf(stderr, "%s: %s '%s'%s%s%s%s\n", st->command ? st->command : "weft summary", what,
+            st->path, why ? ": " : "",
             why ? why : "", hint ? "; " : "", hint ? hint : "");
 }
 
@@ -316,46 +319,91 @@ static weft_status make_summary(const read_state *st, weft_summary *out)
     return status;
 }
 
+static OTF2_ErrorCallback previous_error_callback;
+
+OTF2_Reader *weft__summary_open(read_state *st)
+{
+    weft__summary_otf2_message[0] = '\0';
+    previous_error_callback = OTF2_Error_RegisterCallback(capture_otf2_error, NULL);
+    OTF2_Reader *reader = OTF2_Reader_Open(st->path);
+    if (!reader) {
+        weft__summary_report(st, OTF2_SUCCESS,
+                             "give an experiment directory or its .otf2 anchor file",
+                             "cannot open the OTF2 archive");
+        return NULL;
+    }
+    OTF2_ErrorCode code = OTF2_Reader_SetSerialCollectiveCallbacks(reader);
+    if (code != OTF2_SUCCESS) {
+        weft__summary_report(st, code, NULL, "cannot set up reading");
+        OTF2_Reader_Close(reader);
+        return NULL;
+    }
+    return reader;
+}
+
+weft_status weft__summary_close(read_state *st, OTF2_Reader *reader, weft_status status)
+{
+    if (reader) {
+        OTF2_ErrorCode code = OTF2_Reader_Close(reader);
+        if (code != OTF2_SUCCESS && status == WEFT_OK) {
+            weft__summary_report(st, code, DAMAGED, "cannot close");
+            status = WEFT_ERR_OTF2;
+        }
+    }
+    OTF2_Error_RegisterCallback(previous_error_callback, NULL);
+    return status;
+}
+
 weft_status weft__summary_read(const char *anchor_path, weft_summary_progress_mode progress,
                                weft_summary *out)
 {
     memset(out, 0, sizeof(*out));
-    read_state st = {.path = anchor_path, .progress = progress, .failure = WEFT_OK};
-    weft__summary_otf2_message[0] = '\0';
-    OTF2_ErrorCallback previous = OTF2_Error_RegisterCallback(capture_otf2_error, NULL);
-
-    weft_status status = WEFT_OK;
-    OTF2_Reader *reader = OTF2_Reader_Open(anchor_path);
-    if (!reader) {
-        weft__summary_report(&st, OTF2_SUCCESS,
-                             "give an experiment directory or its .otf2 anchor file",
-                             "cannot open the OTF2 archive");
-        status = WEFT_ERR_OTF2;
-        goto fail;
-    }
-    OTF2_ErrorCode code = OTF2_Reader_SetSerialCollectiveCallbacks(reader);
-    if (code != OTF2_SUCCESS) {
-        weft__summary_report(&st, code, NULL, "cannot set up reading");
-        status = WEFT_ERR_OTF2;
-        goto fail;
-    }
-    status = weft__summary_read_defs(&st, reader);
+    read_state st = {.command = "weft summary", .path = anchor_path, .progress = progress,
+                     .failure = WEFT_OK};
+    OTF2_Reader *reader = weft__summary_open(&st);
+    weft_status status = reader ? WEFT_OK : WEFT_ERR_OTF2;
+    if (status == WEFT_OK)
+        status = weft__summary_read_defs(&st, reader);
     if (status == WEFT_OK)
         status = weft__summary_read_events(&st, reader);
     if (status == WEFT_OK)
         status = make_summary(&st, out);
-
-fail:
-    if (reader) {
-        code = OTF2_Reader_Close(reader);
-        if (code != OTF2_SUCCESS && status == WEFT_OK) {
-            weft__summary_report(&st, code, DAMAGED, "cannot close");
-            status = WEFT_ERR_OTF2;
-        }
-    }
+    status = weft__summary_close(&st, reader, status);
     weft__summary_free_state(&st);
-    OTF2_Error_RegisterCallback(previous, NULL);
     if (status != WEFT_OK)
         weft__summary_clear(out);
     return status;
+}
+
+char *weft__summary_find_anchor(const char *command, const char *trace)
+{
+    struct stat st;
+    if (stat(trace, &st) != 0) {
+        fprintf(stderr, "%s: cannot open '%s': %s\n", command, trace, strerror(errno));
+        return NULL;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        char *copy = strdup(trace);
+        if (!copy)
+            fprintf(stderr, "%s: out of memory\n", command);
+        return copy;
+    }
+    size_t len = strlen(trace);
+    bool slash = len > 0 && trace[len - 1] == '/';
+    size_t size = len + (slash ? 0 : 1) + sizeof(WEFT_SUMMARY_ANCHOR_NAME);
+    char *anchor = malloc(size);
+    if (!anchor) {
+        fprintf(stderr, "%s: out of memory\n", command);
+        return NULL;
+    }
+    snprintf(anchor, size, "%s%s" WEFT_SUMMARY_ANCHOR_NAME, trace, slash ? "" : "/");
+    if (stat(anchor, &st) != 0) {
+        fprintf(stderr,
+                "%s: '%s' is a directory without " WEFT_SUMMARY_ANCHOR_NAME
+                " (%s); give an experiment directory or an .otf2 anchor file\n",
+                command, trace, strerror(errno));
+        free(anchor);
+        return NULL;
+    }
+    return anchor;
 }

@@ -11,6 +11,7 @@
 #include <otf2/otf2.h>
 
 #define NOT_FOUND SIZE_MAX
+#define WEFT_SUMMARY_ANCHOR_NAME "traces.otf2"
 #define DAMAGED "the trace is damaged or truncated"
 
 typedef struct string_def {
@@ -59,6 +60,7 @@ typedef struct comm_def {
 
 /* Everything collected while reading; freed by weft__summary_free_state. */
 typedef struct read_state {
+    const char *command; /* "weft summary", "weft check": prefixes every message */
     const char *path;
 
     /* Global definitions; each array sorted by ref once they are read. */
@@ -76,6 +78,7 @@ typedef struct read_state {
     size_t comm_count, comm_capacity;
     bool have_clock;
     uint64_t timer_resolution;
+    uint64_t global_offset;
     uint64_t trace_length;
 
     /* Accumulated from the events. */
@@ -97,6 +100,14 @@ typedef struct read_state {
  * line, empty when none). OTF2's error callback is process-wide, so this is
  * too; the command is single-threaded. */
 extern char weft__summary_otf2_message[256];
+
+/* Opens st->path for reading (serial collectives), capturing the OTF2
+ * library's error messages until weft__summary_close. NULL after one line on
+ * stderr. */
+OTF2_Reader *weft__summary_open(read_state *st);
+/* Closes READER (may be NULL) and restores OTF2's error handling; reports a
+ * failure to close when STATUS is still WEFT_OK. Returns the final status. */
+weft_status weft__summary_close(read_state *st, OTF2_Reader *reader, weft_status status);
 
 /* Prints the one failure line, "weft summary: WHAT 'PATH': WHY; HINT": what
  * failed, on which file, why (the OTF2 library's first message, else the
@@ -128,6 +139,19 @@ uint32_t weft__summary_world_rank(const read_state *st, size_t comm, uint32_t ra
 /* The number of members of communicator COMM (an index): 1 for COMM_SELF,
  * 0 when unknown. */
 uint64_t weft__summary_comm_size(const read_state *st, size_t comm);
+
+/* summary_locations.c: reads every location's local definitions and
+ * events with the callbacks CB (user data: the read_state), calling HOOKS
+ * (either may be NULL) before and after each location, whose index is in
+ * st->current and rank in st->current_rank. Reports and returns an error
+ * status. */
+typedef struct weft_summary_location_hooks {
+    weft_status (*begin)(read_state *st);
+    weft_status (*end)(read_state *st);
+} weft_summary_location_hooks;
+weft_status weft__summary_read_locations(read_state *st, OTF2_Reader *reader,
+                                         const OTF2_EvtReaderCallbacks *cb,
+                                         const weft_summary_location_hooks *hooks);
 
 /* summary_events.c: reads every location's events into the builder and the
  * tables. Reports and returns an error status. */

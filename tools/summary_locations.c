@@ -1,0 +1,147 @@
+/* Reads an archive's events location by location, for `weft summary` and
+ * `weft check`: each location's local definitions (its id mappings and clock
+ * offsets, which the OTF2 reader then applies), then its events in chunks,
+ * with progress on stderr between them; only one location is open at any
+ * time, so memory does not grow with the number of events. */
+#include "summary_reader.h"
+#include "summary_progress.h"
+
+#include <inttypes.h>
+
+/* Events per OTF2_Reader_ReadLocalEvents call: a few milliseconds of work. */
+#define CHUNK_EVENTS 1048576
+
+/* Local definitions hold the mapping tables of a location; they are optional. */
+static weft_status read_local_defs(read_state *st, OTF2_Reader *reader, uint64_t location)
+{
+    OTF2_DefReader *defs = OTF2_Reader_GetDefReader(reader, location);
+    if (!defs) {
+        weft__summary_otf2_message[0] = '\0'; /* whatever OTF2 said about the missing file */
+        return WEFT_OK;
+    }
+    uint64_t count = 0;
+    OTF2_ErrorCode code = OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &count);
+    if (code != OTF2_SUCCESS) {
+        weft__summary_report(st, code, DAMAGED,
+                             "cannot read the definitions of location %" PRIu64 " in", location);
+        return WEFT_ERR_OTF2;
+    }
+    if (!weft__summary_otf2_ok(st, OTF2_Reader_CloseDefReader(reader, defs),
+                               "cannot close the local definitions of"))
+        return WEFT_ERR_OTF2;
+    return WEFT_OK;
+}
+
+/* Reads the open event reader EVENTS to its end, in chunks, reporting progress. */
+static weft_status read_chunks(read_state *st, OTF2_Reader *reader, OTF2_EvtReader *events,
+                               uint64_t location, summary_progress *progress)
+{
+    for (;;) {
+        uint64_t count = 0;
+        OTF2_ErrorCode code = OTF2_Reader_ReadLocalEvents(reader, events, CHUNK_EVENTS, &count);
+        st->event_count += count;
+        if (code != OTF2_SUCCESS) {
+            if (st->failure == WEFT_ERR_NO_MEMORY) {
+                weft__summary_report(st, OTF2_SUCCESS, NULL, "out of memory reading");
+                return WEFT_ERR_NO_MEMORY;
+            }
+            weft__summary_report(st, code, DAMAGED,
+                                 "cannot read the events of location %" PRIu64 " in", location);
+            return WEFT_ERR_OTF2;
+        }
+        if (count < CHUNK_EVENTS)
+            return WEFT_OK;
+        weft__summary_progress_update(progress, st->event_count, st->current);
+    }
+}
+
+/* Reads one location's local definitions and events. A location whose
+ * definition claims no events may lack an event file. */
+static weft_status read_location(read_state *st, OTF2_Reader *reader, bool have_def_files,
+                                 const OTF2_EvtReaderCallbacks *cb,
+                                 const weft_summary_location_hooks *hooks,
+                                 summary_progress *progress)
+{
+    const location_def *def = &st->locations[st->current];
+    uint64_t location = def->ref;
+    if (have_def_files) {
+        weft_status status = read_local_defs(st, reader, location);
+        if (status != WEFT_OK)
+            return status;
+    }
+    OTF2_EvtReader *events = OTF2_Reader_GetEvtReader(reader, location);
+    if (!events && def->event_count == 0) {
+        weft__summary_otf2_message[0] = '\0';
+        return WEFT_OK;
+    }
+    if (!events) {
+        weft__summary_report(st, OTF2_SUCCESS, DAMAGED,
+                             "cannot open the events of location %" PRIu64 " in", location);
+        return WEFT_ERR_OTF2;
+    }
+    if (!weft__summary_otf2_ok(st, OTF2_Reader_RegisterEvtCallbacks(reader, events, cb, st),
+                               "cannot set up reading the events of"))
+        return WEFT_ERR_OTF2;
+
+    st->current_rank = def->rank;
+    weft_status status = hooks->begin ? hooks->begin(st) : WEFT_OK;
+    if (status == WEFT_OK)
+        status = read_chunks(st, reader, events, location, progress);
+    if (status == WEFT_OK && hooks->end)
+        status = hooks->end(st);
+    if (status != WEFT_OK)
+        return status;
+    if (!weft__summary_otf2_ok(st, OTF2_Reader_CloseEvtReader(reader, events),
+                               "cannot close the events of"))
+        return WEFT_ERR_OTF2;
+    return WEFT_OK;
+}
+
+/* The events the definitions announce, or 0 when some location leaves it open. */
+static uint64_t announced_events(const read_state *st)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < st->location_count; i++) {
+        uint64_t count = st->locations[i].event_count;
+        if (count == OTF2_UNDEFINED_UINT64 || total > UINT64_MAX - count)
+            return 0;
+        total += count;
+    }
+    return total;
+}
+
+weft_status weft__summary_read_locations(read_state *st, OTF2_Reader *reader,
+                                         const OTF2_EvtReaderCallbacks *cb,
+                                         const weft_summary_location_hooks *hooks)
+{
+    for (size_t i = 0; i < st->location_count; i++) {
+        if (!weft__summary_otf2_ok(st, OTF2_Reader_SelectLocation(reader, st->locations[i].ref),
+                                   "cannot select the locations of"))
+            return WEFT_ERR_OTF2;
+    }
+    bool have_def_files = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
+    weft__summary_otf2_message[0] = '\0'; /* local definition files are optional */
+    if (!weft__summary_otf2_ok(st, OTF2_Reader_OpenEvtFiles(reader),
+                               "cannot open the event files of"))
+        return WEFT_ERR_OTF2;
+
+    summary_progress progress;
+    weft__summary_progress_start(&progress, st->progress, announced_events(st), st->location_count);
+    for (st->current = 0; st->current < st->location_count; st->current++) {
+        weft__summary_progress_update(&progress, st->event_count, st->current);
+        weft_status status = read_location(st, reader, have_def_files, cb, hooks, &progress);
+        if (status != WEFT_OK) {
+            weft__summary_progress_finish(&progress, st->event_count);
+            return status;
+        }
+    }
+    weft__summary_progress_finish(&progress, st->event_count);
+
+    if (!weft__summary_otf2_ok(st, OTF2_Reader_CloseEvtFiles(reader),
+                               "cannot close the event files of"))
+        return WEFT_ERR_OTF2;
+    if (have_def_files && !weft__summary_otf2_ok(st, OTF2_Reader_CloseDefFiles(reader),
+                                                 "cannot close the definition files of"))
+        return WEFT_ERR_OTF2;
+    return WEFT_OK;
+}
