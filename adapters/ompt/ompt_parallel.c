@@ -51,8 +51,10 @@ static void team_begin(ompt_thread *t, const ompt_fork *fork, ompt_data_t *task,
     uint32_t size = omp_get_num_threads ? (uint32_t)omp_get_num_threads() : actual_parallelism;
     weft_comm team = weft__ompt_team(t, fork, size ? size : 1);
     if (t->member_depth < OMPT_MAX_NESTING)
-        t->members[t->member_depth] = (ompt_member){
-            .team = team, .parallel = fork->parallel, .codeptr = fork->codeptr, .thread_num = index};
+        t->members[t->member_depth] = (ompt_member){.team = team,
+                                                    .parallel = fork->parallel,
+                                                    .codeptr = fork->codeptr,
+                                                    .thread_num = index};
     t->member_depth++;
     task->value = weft__ompt_implicit_task_id(index);
     t->current_task = task->value;
@@ -104,11 +106,14 @@ void weft__ompt_work(ompt_work_t kind, ompt_scope_endpoint_t endpoint, ompt_data
     ompt_thread *t = weft__ompt_self();
     if (!t)
         return;
-    static const ompt_construct constructs[] = {
-        [ompt_work_loop] = OC_LOOP,           [ompt_work_sections] = OC_SECTIONS,
-        [ompt_work_single_executor] = OC_SINGLE, [ompt_work_single_other] = OC_SINGLE,
-        [ompt_work_workshare] = OC_WORKSHARE, [ompt_work_distribute] = OC_DISTRIBUTE,
-        [ompt_work_taskloop] = OC_TASKLOOP,   [ompt_work_scope] = OC_SCOPE};
+    static const ompt_construct constructs[] = {[ompt_work_loop] = OC_LOOP,
+                                                [ompt_work_sections] = OC_SECTIONS,
+                                                [ompt_work_single_executor] = OC_SINGLE,
+                                                [ompt_work_single_other] = OC_SINGLE,
+                                                [ompt_work_workshare] = OC_WORKSHARE,
+                                                [ompt_work_distribute] = OC_DISTRIBUTE,
+                                                [ompt_work_taskloop] = OC_TASKLOOP,
+                                                [ompt_work_scope] = OC_SCOPE};
     ompt_construct c = kind > 0 && kind <= ompt_work_scope ? constructs[kind] : OC_SCOPE;
     bool executor = kind == ompt_work_single_executor;
     if (endpoint == ompt_scope_begin) {

@@ -65,7 +65,7 @@ static bool is_fortran(const char *file)
     const char *dot = file ? strrchr(file, '.') : NULL;
     if (!dot)
         return false;
-    static const char *const suffixes[] = {".f", ".F", ".f90", ".F90", ".f95", ".F95",
+    static const char *const suffixes[] = {".f",   ".F",   ".f90", ".F90", ".f95", ".F95",
                                            ".f03", ".F03", ".f08", ".F08", ".for", ".FOR"};
     for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
         if (strcmp(dot, suffixes[i]) == 0)
@@ -82,9 +82,8 @@ static weft_region define(const void *codeptr, ompt_construct c)
     if (c == OC_LOOP && is_fortran(sym.file))
         text = "do";
     char name[512];
-    weft_region_desc desc = {.name = name,
-                             .role = constructs[c].role,
-                             .paradigm = WEFT_PARADIGM_OPENMP};
+    weft_region_desc desc = {
+        .name = name, .role = constructs[c].role, .paradigm = WEFT_PARADIGM_OPENMP};
     if (known && sym.file && sym.line) {
         weft_ctc_span file = {.text = sym.file, .len = (uint32_t)strlen(sym.file)};
         weft_omp_region_name(name, sizeof(name), text, file, sym.line);
@@ -215,9 +214,9 @@ weft_region weft__ompt_region(const void *codeptr, ompt_construct c, const void 
 /* ---- lock routines -------------------------------------------------------------- */
 
 static const char *const lock_routine_names[LR_COUNT] = {
-    "omp_init_lock",      "omp_destroy_lock",      "omp_set_lock",      "omp_unset_lock",
-    "omp_test_lock",      "omp_init_nest_lock",    "omp_destroy_nest_lock",
-    "omp_set_nest_lock",  "omp_unset_nest_lock",   "omp_test_nest_lock"};
+    "omp_init_lock",       "omp_destroy_lock",   "omp_set_lock",          "omp_unset_lock",
+    "omp_test_lock",       "omp_init_nest_lock", "omp_destroy_nest_lock", "omp_set_nest_lock",
+    "omp_unset_nest_lock", "omp_test_nest_lock"};
 static weft_region lock_regions[LR_COUNT];
 
 static void define_lock_regions(void)

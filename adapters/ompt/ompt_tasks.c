@@ -69,8 +69,8 @@ uint64_t weft__ompt_implicit_task_id(uint32_t thread_num)
 
 static uint64_t new_task(const ompt_thread *t, weft_region region)
 {
-    uint32_t g = (atomic_fetch_add_explicit(&generations, 1, memory_order_relaxed) + 1) &
-                 GENERATION_MASK;
+    uint32_t g =
+        (atomic_fetch_add_explicit(&generations, 1, memory_order_relaxed) + 1) & GENERATION_MASK;
     if (g == 0) /* the wrap skips 0, the implicit task's number */
         g = (atomic_fetch_add_explicit(&generations, 1, memory_order_relaxed) + 1) &
             GENERATION_MASK;

@@ -52,16 +52,17 @@ static OTF2_CallbackCode on_attribute(void *data, OTF2_AttributeRef self, OTF2_S
                                       OTF2_StringRef description, OTF2_Type type)
 {
     (void)data, (void)description;
-    if (name < MAX_STRINGS && strings[name] && strcmp(strings[name], "OpenMP task dependences") == 0) {
+    if (name < MAX_STRINGS && strings[name] &&
+        strcmp(strings[name], "OpenMP task dependences") == 0) {
         dependences_attribute = self;
         dependences_type = type;
     }
     return OTF2_CALLBACK_SUCCESS;
 }
 
-static OTF2_CallbackCode on_task_create(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                        void *data, OTF2_AttributeList *attributes,
-                                        OTF2_CommRef team, uint32_t thread, uint32_t generation)
+static OTF2_CallbackCode on_task_create(OTF2_LocationRef location, OTF2_TimeStamp time, void *data,
+                                        OTF2_AttributeList *attributes, OTF2_CommRef team,
+                                        uint32_t thread, uint32_t generation)
 {
     (void)data, (void)team, (void)thread, (void)generation;
     uint32_t rank = (uint32_t)location; /* location ids: thread << 32 | rank */

@@ -27,8 +27,8 @@ typedef struct visits {
 
 /* What POMP2 and OMPT report differently, by region role. */
 typedef enum difference {
-    SAME,           /* counts must agree */
-    POMP2_ONLY,     /* OMPT has no event for it */
+    SAME,             /* counts must agree */
+    POMP2_ONLY,       /* OMPT has no event for it */
     REDUCTION_BARRIER /* OMPT reports twice as many (see has_reduction) */
 } difference;
 
@@ -138,8 +138,7 @@ static visits *entry(const trace_region *r, uint32_t line)
         fprintf(stderr, "compare_pomp_ompt: more regions than expected\n");
         exit(2);
     }
-    table[table_size] = (visits){.role = r->role, .line = line,
-                                 .name = by_name ? key : r->name};
+    table[table_size] = (visits){.role = r->role, .line = line, .name = by_name ? key : r->name};
     return &table[table_size++];
 }
 
@@ -193,7 +192,8 @@ int main(int argc, char **argv)
             d = REDUCTION_BARRIER;
             why = "the reduction's barrier and the construct's: two under OMPT";
         }
-        if (v->role == OTF2_REGION_ROLE_IMPLICIT_BARRIER && parallel_ran_serialised(pomp, v->line)) {
+        if (v->role == OTF2_REGION_ROLE_IMPLICIT_BARRIER &&
+            parallel_ran_serialised(pomp, v->line)) {
             d = POMP2_ONLY;
             why = "a team of one thread ends without the parallel's barrier under libomp";
         }
@@ -202,12 +202,13 @@ int main(int argc, char **argv)
         if (list)
             printf("%-55s line %4u  POMP2 %5llu  OMPT %5llu  %s\n", v->name, v->line,
                    (unsigned long long)v->pomp, (unsigned long long)v->ompt,
-                   v->pomp == v->ompt ? "" : ok ? why : "DIFFERS");
+                   v->pomp == v->ompt ? ""
+                   : ok               ? why
+                                      : "DIFFERS");
         if (!ok) {
             if (!list)
-                printf("compare_pomp_ompt: %s (line %u): POMP2 %llu visits, OMPT %llu\n",
-                       v->name, v->line, (unsigned long long)v->pomp,
-                       (unsigned long long)v->ompt);
+                printf("compare_pomp_ompt: %s (line %u): POMP2 %llu visits, OMPT %llu\n", v->name,
+                       v->line, (unsigned long long)v->pomp, (unsigned long long)v->ompt);
             failures++;
         } else if (v->pomp == v->ompt) {
             compared++;
