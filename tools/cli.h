@@ -17,6 +17,7 @@ enum {
  * Every subcommand accepts --help and -h, printing its usage to stdout. */
 typedef int weft_cli_command_fn(int argc, char **argv);
 
+weft_cli_command_fn weft__cli_check;
 weft_cli_command_fn weft__cli_compile;
 weft_cli_command_fn weft__cli_info;
 weft_cli_command_fn weft__cli_summary;

@@ -227,7 +227,7 @@ static size_t find_location(const read_state *st, uint64_t ref)
     return find(st->locations, st->location_count, sizeof(*st->locations), ref);
 }
 
-static size_t find_group(const read_state *st, uint64_t ref)
+size_t weft__summary_find_group(const read_state *st, uint64_t ref)
 {
     return find(st->groups, st->group_count, sizeof(*st->groups), ref);
 }
@@ -243,14 +243,16 @@ static void resolve_ranks(read_state *st)
             continue;
         for (uint32_t rank = 0; rank < list->count && rank < WEFT_SUMMARY_NO_RANK; rank++) {
             size_t l = find_location(st, list->members[rank]);
-            size_t group = l == NOT_FOUND ? NOT_FOUND : find_group(st, st->locations[l].group_ref);
+            size_t group = l == NOT_FOUND
+                               ? NOT_FOUND
+                               : weft__summary_find_group(st, st->locations[l].group_ref);
             if (group != NOT_FOUND)
                 st->groups[group].rank = rank;
         }
         break;
     }
     for (size_t l = 0; l < st->location_count; l++) {
-        size_t group = find_group(st, st->locations[l].group_ref);
+        size_t group = weft__summary_find_group(st, st->locations[l].group_ref);
         if (group != NOT_FOUND)
             st->locations[l].rank = st->groups[group].rank;
     }

@@ -55,8 +55,7 @@ void weft__summary_report(const read_state *st, OTF2_ErrorCode code, const char 
                       : code != OTF2_SUCCESS        ? OTF2_Error_GetDescription(code)
                                                     : NULL;
     fprintf(stderr, "%s: %s '%s'%s%s%s%s\n", st->command ? st->command : "weft summary", what,
-            st->path, why ? ": " : "",
-            why ? why : "", hint ? "; " : "", hint ? hint : "");
+            st->path, why ? ": " : "", why ? why : "", hint ? "; " : "", hint ? hint : "");
 }
 
 bool weft__summary_otf2_ok(const read_state *st, OTF2_ErrorCode code, const char *what)
@@ -358,8 +357,8 @@ weft_status weft__summary_read(const char *anchor_path, weft_summary_progress_mo
                                weft_summary *out)
 {
     memset(out, 0, sizeof(*out));
-    read_state st = {.command = "weft summary", .path = anchor_path, .progress = progress,
-                     .failure = WEFT_OK};
+    read_state st = {
+        .command = "weft summary", .path = anchor_path, .progress = progress, .failure = WEFT_OK};
     OTF2_Reader *reader = weft__summary_open(&st);
     weft_status status = reader ? WEFT_OK : WEFT_ERR_OTF2;
     if (status == WEFT_OK)

@@ -129,6 +129,7 @@ weft_status weft__summary_read_defs(read_state *st, OTF2_Reader *reader);
 const char *weft__summary_string(const read_state *st, uint64_t ref);
 size_t weft__summary_find_region(const read_state *st, uint64_t ref);
 size_t weft__summary_find_comm(const read_state *st, uint64_t ref);
+size_t weft__summary_find_group(const read_state *st, uint64_t ref); /* a location group */
 
 /* The world rank of RANK as an event on communicator COMM (an index, or
  * NOT_FOUND) names it, for an event of a location of world rank OWN_RANK;

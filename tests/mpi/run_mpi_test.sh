@@ -11,7 +11,8 @@
 # OMP_* variables of the environment reach every rank; WEFT_TEST_PRELOAD (a
 # sanitizer runtime) is preloaded into the ranks only. MPI_TEST_LAUNCHER, when
 # set, is a command (words split at blanks) each rank runs PROGRAM through,
-# e.g. "weft run --": the program is traced unmodified.
+# e.g. "weft run --": the program is traced unmodified. TEST_WEFT_CLI, when
+# set, names the weft command, whose `weft check` must pass the trace.
 set -euo pipefail
 mpiexec=$1 checker=$2 work=$3 scenario=$4 ranks=$5 source=$6 program=$7
 shift 7
@@ -69,4 +70,9 @@ if command -v otf2-print >/dev/null 2>&1; then
 fi
 [ "$source" = "-" ] && source_arg=() || source_arg=("$source")
 "$checker" "$trace" "$scenario" "$ranks" "$work/counts" "${source_arg[@]}" || result=1
+# TEST_WEFT_CLI, when set, is the weft command: `weft check` must find the trace sound.
+if [ -n "${TEST_WEFT_CLI:-}" ] && ! "$TEST_WEFT_CLI" check "$trace" >"$work/check.out"; then
+    cat "$work/check.out"
+    result=1
+fi
 exit $result

@@ -2,7 +2,8 @@
 # One OMPT trace test: builds an unmodified OpenMP program, runs it with
 # OMP_NUM_THREADS threads once untraced and once under `weft run`; the
 # outputs must be equal, and the trace must pass check_pomp_trace (the same
-# checker as the POMP2 tests, with the OMPT expectation table KIND).
+# checker as the POMP2 tests, with the OMPT expectation table KIND), and
+# `weft check` must find it sound.
 #
 #   run_ompt_test.sh WEFT CHECKER WORKDIR KIND THREADS SOURCE [RUN_OPTION...] -- COMPILER ARGS...
 # RUN_OPTIONs go to `weft run` (e.g. --openmp-runtime=llvm); the script adds
@@ -33,3 +34,5 @@ if ! cmp -s "$work/plain.out" "$work/traced.out"; then
     exit 1
 fi
 "$checker" "$work/trace/traces.otf2" "$source" "$threads" "$kind"
+# weft check must find the trace sound.
+"$weft" check "$work/trace" >"$work/check.out" || { cat "$work/check.out"; exit 1; }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One POMP2 trace test: builds a program with `weft compile` and, for
 # comparison, without it; runs both with OMP_NUM_THREADS threads; the
-# outputs must be equal, and the trace must pass check_pomp_trace.
+# outputs must be equal, and the trace must pass check_pomp_trace and
+# `weft check`.
 #
 #   run_pomp_test.sh WEFT CHECKER WORKDIR KIND THREADS SOURCE[,SECOND] -- COMPILER ARGS...
 # ARGS holds the sources and flags; compilation steps separated by "::"
@@ -49,3 +50,5 @@ if ! cmp -s "$work/plain/out" "$work/traced/out"; then
 fi
 IFS=, read -ra sources <<<"$source"
 "$checker" "$work/trace/traces.otf2" "${sources[0]}" "$threads" "$kind" "${sources[@]:1}"
+# weft check must find the trace sound.
+"$weft" check "$work/trace" >"$work/check.out" || { cat "$work/check.out"; exit 1; }

@@ -4,6 +4,8 @@
 #   WEFT        the weft executable          WRITER  write_known_trace
 #   WORKDIR     a directory of this test's own, emptied first
 #   TRACE       optional: write the known trace (this variant) to WORKDIR/trace
+#   BROKEN      optional: write write_broken_trace's variant to WORKDIR/trace
+#               (BROKEN_WRITER)
 #   GARBAGE     optional: write a file of that name in WORKDIR with junk in it
 #   ARGS        arguments; @DIR@ stands for WORKDIR
 #   PREFIX      optional: a command to run weft under (valgrind)
@@ -23,6 +25,13 @@ if(TRACE)
         RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
     if(NOT rc EQUAL 0)
         message(FATAL_ERROR "write_known_trace failed (${rc}):\n${out}${err}")
+    endif()
+endif()
+if(BROKEN)
+    execute_process(COMMAND "${BROKEN_WRITER}" "${WORKDIR}/trace" ${BROKEN}
+        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+        message(FATAL_ERROR "write_broken_trace failed (${rc}):\n${out}${err}")
     endif()
 endif()
 if(GARBAGE)

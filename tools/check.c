@@ -1,0 +1,308 @@
+/* `weft check TRACE [--max-errors N]`: reads an OTF2 trace and reports, one
+ * line each, what makes it unsound (see print_help); exits 0 when nothing
+ * is wrong, 1 when something is (or the trace cannot be read), 2 for a bad
+ * command line. */
+#include "check_internal.h"
+#include "cli.h"
+#include "summary.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_MAX_ERRORS 50
+
+static void print_help(void)
+{
+    printf("usage: weft check TRACE [--max-errors N] [--progress[=auto|always|never]]\n"
+           "\n"
+           "Checks that an OTF2 trace is sound and prints one line per problem:\n"
+           "  weft check: LOCATION (rank R), event N, t=SECONDS s: WHAT\n"
+           "(event N: the event's position among its location's events; t: seconds since\n"
+           "the trace's first event, with the clock offsets applied). It reports:\n"
+           "  - a leave without its enter, of another region than the innermost open\n"
+           "    one, or of an undefined region; regions still open at the end\n"
+           "  - timestamps that go back on a location\n"
+           "  - a receive without its send, a send without its receive (per sender,\n"
+           "    receiver, communicator and tag, in order), a message whose sizes differ,\n"
+           "    a receive that ends before its send began\n"
+           "  - collectives that do not line up across the members of their\n"
+           "    communicator (operation, root, count), a collective begin without end\n"
+           "  - fork without join and join without fork, thread team begin/end that do\n"
+           "    not pair up\n"
+           "  - a lock acquired while another thread holds it, released by a thread\n"
+           "    that does not hold it\n"
+           "  - events naming an undefined region or communicator, or a rank outside\n"
+           "    their communicator; definitions naming undefined strings, location\n"
+           "    groups or groups\n"
+           "and ends with one line: 'weft check: sound: ...' or 'weft check: N problems'.\n"
+           "\n"
+           "TRACE is the experiment directory (holding traces.otf2) or the .otf2 anchor\n"
+           "file. Options:\n"
+           "  --max-errors N  print at most N problem lines (default %d; 0: all);\n"
+           "                  all are counted\n"
+           "  --progress[=auto|always|never]\n"
+           "                  progress on stderr: auto (the default) when reading takes\n"
+           "                  more than a couple of seconds and stderr is a terminal\n"
+           "  -h, --help      show this help\n"
+           "\n"
+           "Exit status: 0 sound, 1 problems found or the trace cannot be read (one line\n"
+           "on stderr), 2 bad command line.\n",
+           DEFAULT_MAX_ERRORS);
+}
+
+typedef struct options {
+    const char *trace;
+    uint64_t max_errors;
+    weft_summary_progress_mode progress;
+} options;
+
+static int parse_options(int argc, char **argv, options *opt)
+{
+    *opt = (options){.max_errors = DEFAULT_MAX_ERRORS, .progress = WEFT_SUMMARY_PROGRESS_AUTO};
+    bool only_operands = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!only_operands && weft__cli_is_help(arg)) {
+            print_help();
+            return WEFT_CLI_EXIT_OK;
+        }
+        if (!only_operands && strcmp(arg, "--") == 0) {
+            only_operands = true;
+        } else if (!only_operands &&
+                   (strcmp(arg, "--max-errors") == 0 || strncmp(arg, "--max-errors=", 13) == 0)) {
+            const char *value = arg[12] == '=' ? arg + 13 : (i + 1 < argc ? argv[++i] : NULL);
+            char *end = NULL;
+            errno = 0;
+            unsigned long long n =
+                value && value[0] >= '0' && value[0] <= '9' ? strtoull(value, &end, 10) : 0;
+            if (!value || !end || *end != '\0' || errno != 0)
+                return weft__cli_usage_error("check",
+                                             "--max-errors needs a number (0: all), "
+                                             "not '%s'",
+                                             value ? value : "nothing");
+            opt->max_errors = n;
+        } else if (!only_operands && strncmp(arg, "--progress", 10) == 0 &&
+                   (arg[10] == '\0' || arg[10] == '=')) {
+            const char *value = arg[10] == '=' ? arg + 11 : "always";
+            if (strcmp(value, "auto") == 0)
+                opt->progress = WEFT_SUMMARY_PROGRESS_AUTO;
+            else if (strcmp(value, "always") == 0)
+                opt->progress = WEFT_SUMMARY_PROGRESS_ALWAYS;
+            else if (strcmp(value, "never") == 0)
+                opt->progress = WEFT_SUMMARY_PROGRESS_NEVER;
+            else
+                return weft__cli_usage_error("check",
+                                             "--progress takes auto, always or never, "
+                                             "not '%s'",
+                                             value);
+        } else if (!only_operands && arg[0] == '-' && arg[1] != '\0') {
+            return weft__cli_usage_error("check", "unknown option '%s'", arg);
+        } else if (opt->trace) {
+            return weft__cli_usage_error("check", "give one trace, not also '%s'", arg);
+        } else {
+            opt->trace = arg;
+        }
+    }
+    if (!opt->trace)
+        return weft__cli_usage_error("check", "give a trace: the experiment directory or its "
+                                              "traces.otf2 file");
+    return -1;
+}
+
+/* ---- reporting ------------------------------------------------------------ */
+
+void weft__check_problem(check_state *c, const check_at *at, const char *fmt, ...)
+{
+    c->problems++;
+    if (c->max_errors != 0 && c->problems > c->max_errors)
+        return;
+    const read_state *st = &c->read;
+    char where[320] = "definitions";
+    if (at) {
+        const location_def *loc = &st->locations[at->location];
+        const char *name = weft__summary_string(st, loc->name_ref);
+        char rank[32] = "";
+        if (loc->rank != WEFT_SUMMARY_NO_RANK)
+            snprintf(rank, sizeof(rank), ", rank %" PRIu32, loc->rank);
+        char when[64];
+        if (st->have_clock && st->timer_resolution > 0 && at->time >= st->global_offset)
+            snprintf(when, sizeof(when), "t=%.9f s",
+                     (double)(at->time - st->global_offset) / (double)st->timer_resolution);
+        else
+            snprintf(when, sizeof(when), "tick %" PRIu64, at->time);
+        snprintf(where, sizeof(where), "location '%s' (%" PRIu64 "%s), event %" PRIu64 ", %s",
+                 name ? name : "?", loc->ref, rank, at->position, when);
+    }
+    char what[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof(what), fmt, ap);
+    va_end(ap);
+    printf("weft check: %s: %s\n", where, what);
+}
+
+bool weft__check_push(check_vec *v, const void *item, size_t size)
+{
+    if (v->count == v->capacity) {
+        size_t capacity = v->capacity ? 2 * v->capacity : 64;
+        void *grown = realloc(v->items, capacity * size);
+        if (!grown)
+            return false;
+        v->items = grown;
+        v->capacity = capacity;
+    }
+    memcpy((char *)v->items + v->count * size, item, size);
+    v->count++;
+    return true;
+}
+
+void weft__check_vec_free(check_vec *v)
+{
+    free(v->items);
+    *v = (check_vec){0};
+}
+
+const char *weft__check_region_name(const check_state *c, uint64_t ref, char *buf, size_t size)
+{
+    size_t r = weft__summary_find_region(&c->read, ref);
+    const char *name =
+        r == NOT_FOUND ? NULL : weft__summary_string(&c->read, c->read.regions[r].name_ref);
+    if (name)
+        snprintf(buf, size, "'%s'", name);
+    else
+        snprintf(buf, size, "<region %" PRIu64 ">", ref);
+    return buf;
+}
+
+const char *weft__check_comm_name(const check_state *c, uint64_t ref, char *buf, size_t size)
+{
+    size_t i = weft__summary_find_comm(&c->read, ref);
+    const char *name =
+        i == NOT_FOUND ? NULL : weft__summary_string(&c->read, c->read.comms[i].name_ref);
+    if (name)
+        snprintf(buf, size, "'%s' (%" PRIu64 ")", name, ref);
+    else
+        snprintf(buf, size, "<communicator %" PRIu64 ">", ref);
+    return buf;
+}
+
+/* ---- definitions ------------------------------------------------------------ */
+
+static bool string_defined(const read_state *st, uint64_t ref)
+{
+    return weft__summary_string(st, ref) != NULL;
+}
+
+/* Every reference of a definition names a definition. */
+static void check_definitions(check_state *c)
+{
+    const read_state *st = &c->read;
+    for (size_t i = 0; i < st->region_count; i++) {
+        const region_def *r = &st->regions[i];
+        if (!string_defined(st, r->name_ref))
+            weft__check_problem(c, NULL, "region %" PRIu64 " is named by undefined string %" PRIu64,
+                                r->ref, r->name_ref);
+        if (r->file_ref != OTF2_UNDEFINED_STRING && !string_defined(st, r->file_ref))
+            weft__check_problem(
+                c, NULL, "region %" PRIu64 " names undefined string %" PRIu64 " as its source file",
+                r->ref, r->file_ref);
+    }
+    for (size_t i = 0; i < st->location_count; i++) {
+        const location_def *l = &st->locations[i];
+        if (!string_defined(st, l->name_ref))
+            weft__check_problem(c, NULL,
+                                "location %" PRIu64 " is named by undefined string %" PRIu64,
+                                l->ref, l->name_ref);
+        if (weft__summary_find_group(st, l->group_ref) == NOT_FOUND)
+            weft__check_problem(c, NULL,
+                                "location %" PRIu64 " belongs to undefined location group %" PRIu64,
+                                l->ref, l->group_ref);
+    }
+    for (size_t i = 0; i < st->comm_count; i++) {
+        const comm_def *m = &st->comms[i];
+        if (!string_defined(st, m->name_ref))
+            weft__check_problem(c, NULL,
+                                "communicator %" PRIu64 " is named by undefined string %" PRIu64,
+                                m->ref, m->name_ref);
+        if (m->members == NOT_FOUND)
+            weft__check_problem(c, NULL,
+                                "communicator %" PRIu64 " refers to undefined group %" PRIu64,
+                                m->ref, m->group_ref);
+    }
+}
+
+/* ---- the command ------------------------------------------------------------ */
+
+static uint64_t count_of(const check_vec *v)
+{
+    return v->count;
+}
+
+static void free_check(check_state *c)
+{
+    weft__check_vec_free(&c->regions);
+    weft__check_vec_free(&c->teams);
+    weft__check_vec_free(&c->requests);
+    weft__check_vec_free(&c->sends);
+    weft__check_vec_free(&c->receives);
+    weft__check_vec_free(&c->collectives);
+    weft__check_vec_free(&c->locks);
+    weft__summary_free_state(&c->read);
+}
+
+int weft__cli_check(int argc, char **argv)
+{
+    options opt;
+    int exit_code = parse_options(argc, argv, &opt);
+    if (exit_code >= 0)
+        return exit_code;
+    char *anchor = weft__summary_find_anchor("weft check", opt.trace);
+    if (!anchor)
+        return WEFT_CLI_EXIT_FAILURE;
+
+    check_state c = {.read = {.command = "weft check",
+                              .path = anchor,
+                              .progress = opt.progress,
+                              .failure = WEFT_OK},
+                     .max_errors = opt.max_errors};
+    OTF2_Reader *reader = weft__summary_open(&c.read);
+    weft_status status = reader ? WEFT_OK : WEFT_ERR_OTF2;
+    if (status == WEFT_OK)
+        status = weft__summary_read_defs(&c.read, reader);
+    if (status == WEFT_OK)
+        check_definitions(&c);
+    OTF2_EvtReaderCallbacks *cb = status == WEFT_OK ? OTF2_EvtReaderCallbacks_New() : NULL;
+    if (status == WEFT_OK && !cb)
+        status = WEFT_ERR_NO_MEMORY;
+    if (status == WEFT_OK)
+        status = weft__check_set_callbacks(&c, cb);
+    if (status == WEFT_OK)
+        status = weft__summary_read_locations(&c.read, reader, cb, &weft__check_location_hooks);
+    OTF2_EvtReaderCallbacks_Delete(cb);
+    status = weft__summary_close(&c.read, reader, status);
+    if (status == WEFT_OK)
+        status = weft__check_match(&c);
+    if (status == WEFT_ERR_NO_MEMORY)
+        fprintf(stderr, "weft check: out of memory checking '%s'\n", anchor);
+
+    if (status == WEFT_OK) {
+        if (c.problems == 0)
+            printf("weft check: sound: %" PRIu64 " events in %zu locations, %" PRIu64
+                   " messages and %" PRIu64 " collectives matched, %" PRIu64 " lock events: %s\n",
+                   c.read.event_count, c.read.location_count, c.matched_messages,
+                   c.matched_collectives, count_of(&c.locks), anchor);
+        else
+            printf("weft check: %" PRIu64 " problem%s (%" PRIu64 " shown) in %" PRIu64
+                   " events of %zu locations: %s\n",
+                   c.problems, c.problems == 1 ? "" : "s",
+                   c.max_errors && c.problems > c.max_errors ? c.max_errors : c.problems,
+                   c.read.event_count, c.read.location_count, anchor);
+    }
+    bool sound = status == WEFT_OK && c.problems == 0;
+    free_check(&c);
+    free(anchor);
+    return sound ? WEFT_CLI_EXIT_OK : WEFT_CLI_EXIT_FAILURE;
+}

@@ -1,0 +1,106 @@
+/* Shared state of `weft check` (check.c: command line, definitions and the
+ * final line; check_events.c: what each location's events must satisfy on
+ * their own; check_match.c: what must agree across locations). Private to
+ * those files.
+ *
+ * The definitions and the location-by-location reading are weft summary's
+ * (summary_reader.h). Per-location state is reset for each location, so
+ * memory for it grows with nesting depth only; the records matched across
+ * locations (messages, collectives, lock events) are kept until the end,
+ * a few dozen bytes each. */
+#ifndef WEFT_TOOLS_CHECK_INTERNAL_H
+#define WEFT_TOOLS_CHECK_INTERNAL_H
+
+#include "summary_reader.h"
+
+#include <stdarg.h>
+
+/* Where an event is: location index (into read.locations), its position in
+ * the location's events (as OTF2 numbers them) and its time. */
+typedef struct check_at {
+    uint32_t location;
+    uint64_t position;
+    uint64_t time;
+} check_at;
+
+typedef struct check_message {
+    uint64_t comm;             /* comm ref */
+    uint32_t sender, receiver; /* world ranks */
+    uint32_t tag;
+    uint64_t bytes;
+    uint64_t order_time; /* when posted (a receive's request), for channel order */
+    check_at at;
+} check_message;
+
+typedef struct check_collective {
+    uint64_t comm;
+    uint32_t rank; /* world rank of the member */
+    uint32_t root;
+    uint32_t op;
+    check_at at;
+} check_collective;
+
+typedef struct check_lock {
+    uint64_t rank;  /* locks are numbered per process */
+    uint64_t lock;  /* model << 32 | lock id */
+    uint32_t order; /* acquisition order */
+    bool acquire;
+    check_at at;
+} check_lock;
+
+typedef struct check_open { /* an open region, team, or pending request */
+    uint64_t ref;
+    uint64_t position;
+    uint64_t time;
+} check_open;
+
+/* A growable array of ITEMS of one type. */
+typedef struct check_vec {
+    void *items;
+    size_t count, capacity;
+} check_vec;
+
+typedef struct check_state {
+    read_state read;     /* first: event callbacks get the read_state as user data */
+    uint64_t max_errors; /* 0: no limit */
+    uint64_t problems;
+
+    /* Per location, reset at its start (check_events.c). */
+    check_vec regions;  /* check_open: entered, not left */
+    check_vec teams;    /* check_open: team begun, not ended */
+    check_vec requests; /* check_open: ref = receive request id, time = when posted */
+    uint64_t forks;     /* forks not joined */
+    bool collective_open;
+    check_open collective_begin;
+    bool have_time;
+    uint64_t last_time, last_position;
+
+    /* Across locations (check_match.c). */
+    check_vec sends, receives; /* check_message */
+    check_vec collectives;     /* check_collective */
+    check_vec locks;           /* check_lock */
+    uint64_t matched_messages, matched_collectives;
+} check_state;
+
+/* One problem: "weft check: LOCATION, event N, t=T s: WHAT" on stdout while
+ * fewer than max_errors were printed; counted always. AT may be NULL (a
+ * definition). */
+void weft__check_problem(check_state *c, const check_at *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Appends one item of SIZE bytes; false when out of memory. */
+bool weft__check_push(check_vec *v, const void *item, size_t size);
+void weft__check_vec_free(check_vec *v);
+
+/* A region's or communicator's name for messages: 'name' or <ref N>. */
+const char *weft__check_region_name(const check_state *c, uint64_t ref, char *buf, size_t size);
+const char *weft__check_comm_name(const check_state *c, uint64_t ref, char *buf, size_t size);
+
+/* check_events.c: the event callbacks and per-location hooks. */
+weft_status weft__check_set_callbacks(check_state *c, OTF2_EvtReaderCallbacks *cb);
+extern const weft_summary_location_hooks weft__check_location_hooks;
+
+/* check_match.c: matches what the locations recorded against each other. */
+weft_status weft__check_match(check_state *c);
+
+#endif /* WEFT_TOOLS_CHECK_INTERNAL_H */
