@@ -35,6 +35,16 @@ static inline uint64_t weft_clock_now(void)
     return weft__monotonic_ns();
 }
 
+/* The current timestamp, ordered against the memory operations around it
+ * (see weft__arch_ticks_ordered): for events that must be ordered across
+ * threads, such as lock acquisitions and releases. */
+static inline uint64_t weft_clock_now_ordered(void)
+{
+    if (__builtin_expect(weft__clock_uses_tsc, 1))
+        return weft__arch_ticks_ordered();
+    return weft__monotonic_ns();
+}
+
 /* Picks the clock (AUTO: TSC when invariant) and records the start pair.
  * Says in one line when a requested TSC is not available. */
 void weft_clock_init(weft_timer_kind requested);

@@ -80,7 +80,7 @@ void weft_leave(weft_region region)
 
 uint64_t weft_now(void)
 {
-    return weft_clock_now();
+    return weft_clock_now_ordered();
 }
 
 void weft_enter_at(weft_region region, uint64_t time)
@@ -151,14 +151,18 @@ static void record_pair_at(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a
     weft__loc_commit(loc, at, 2);
 }
 
+/* Lock events take an ordered timestamp: another thread's acquisition must
+ * never appear before the release that allowed it. */
 void weft_lock_acquire(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order)
 {
-    record_pair(WEFT_EVENT_LOCK_ACQUIRE, paradigm, lock_id, acquisition_order, 0);
+    record_pair_at(WEFT_EVENT_LOCK_ACQUIRE, paradigm, lock_id, acquisition_order, 0,
+                   weft_clock_now_ordered());
 }
 
 void weft_lock_release(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order)
 {
-    record_pair(WEFT_EVENT_LOCK_RELEASE, paradigm, lock_id, acquisition_order, 0);
+    record_pair_at(WEFT_EVENT_LOCK_RELEASE, paradigm, lock_id, acquisition_order, 0,
+                   weft_clock_now_ordered());
 }
 
 void weft_lock_acquire_at(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order,

@@ -10,6 +10,11 @@ static inline uint64_t weft__arch_ticks(void)
     return 0;
 }
 
+static inline uint64_t weft__arch_ticks_ordered(void)
+{
+    return 0;
+}
+
 static inline bool weft__arch_has_invariant_tsc(void)
 {
     return false;

@@ -14,6 +14,20 @@ static inline uint64_t weft__arch_ticks(void)
     return __rdtsc();
 }
 
+/* rdtsc fenced on both sides, for events that other threads' events must be
+ * ordered against (lock acquisitions and releases): the lfence before waits
+ * until the instructions before it (taking the lock) have completed, the
+ * one after keeps those after it (letting the lock go) from starting before
+ * the counter is read. Without them, a release recorded before the unlock
+ * was seen stamped ~100 ticks after another thread's acquisition. */
+static inline uint64_t weft__arch_ticks_ordered(void)
+{
+    _mm_lfence();
+    uint64_t t = __rdtsc();
+    _mm_lfence();
+    return t;
+}
+
 /* True when CPUID advertises an invariant TSC (leaf 0x80000007, EDX bit 8):
  * constant rate in every P-, C- and T-state, so ticks convert to time. */
 static inline bool weft__arch_has_invariant_tsc(void)

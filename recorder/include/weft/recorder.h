@@ -72,7 +72,8 @@ WEFT_EXPORT void weft_leave(weft_region region);
 
 /* ---- explicit timestamps ------------------------------------------------- */
 
-/* The recorder's clock, in the ticks events carry. */
+/* The recorder's clock, in the ticks events carry, read in order with the memory
+ * operations around it (for events ordered across threads, like locks). */
 WEFT_EXPORT uint64_t weft_now(void);
 
 /* Variants of the calling thread's events with a timestamp taken earlier
