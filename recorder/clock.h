@@ -35,13 +35,20 @@ static inline uint64_t weft_clock_now(void)
     return weft__monotonic_ns();
 }
 
-/* The current timestamp, ordered against the memory operations around it
- * (see weft__arch_ticks_ordered): for events that must be ordered across
- * threads, such as lock acquisitions and releases. */
-static inline uint64_t weft_clock_now_ordered(void)
+/* The current timestamp, read after the code before it completed, or before
+ * the code after it starts (see clock_arch.h): for events that must be
+ * ordered across threads, a lock's acquisition and its release. */
+static inline uint64_t weft_clock_now_after_prior(void)
 {
     if (__builtin_expect(weft__clock_uses_tsc, 1))
-        return weft__arch_ticks_ordered();
+        return weft__arch_ticks_after_prior();
+    return weft__monotonic_ns();
+}
+
+static inline uint64_t weft_clock_now_before_later(void)
+{
+    if (__builtin_expect(weft__clock_uses_tsc, 1))
+        return weft__arch_ticks_before_later();
     return weft__monotonic_ns();
 }
 

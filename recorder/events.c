@@ -32,15 +32,17 @@ static inline weft_slot *reserve(size_t slots, weft_loc **loc_out)
     return at;
 }
 
-/* reserve() for an event with a timestamp taken before: a refill may have
- * put a buffer-flush record, timed now, in front of it, so after a refill
- * the event gets the current time instead (events stay in time order). */
+/* reserve() for an event with a timestamp taken before: when the thread had
+ * to wait for a buffer, the refill put a buffer-flush record, timed then, in
+ * front of the event (it does not start the fresh chunk), so the event gets
+ * the current time instead and events stay in time order. A refill without
+ * a wait keeps the time. */
 static inline weft_slot *reserve_timed(size_t slots, weft_loc **loc_out, uint64_t *time)
 {
     weft_loc *loc = weft__tls_loc;
     weft_slot *before = loc ? atomic_load_explicit(&loc->cursor, memory_order_relaxed) : NULL;
     weft_slot *at = reserve(slots, loc_out);
-    if (unlikely(at && at != before)) {
+    if (unlikely(at && before && at != before && at != (*loc_out)->chunk->slots)) {
         uint64_t now = weft_clock_now();
         *time = *time > now ? *time : now;
     }
@@ -58,14 +60,15 @@ static inline void record_head(uint8_t kind, uint8_t small, uint32_t ref)
     weft__loc_commit(loc, at, 1);
 }
 
-static void record_head_at(uint8_t kind, uint8_t small, uint32_t ref, uint64_t time)
+static uint64_t record_head_at(uint8_t kind, uint8_t small, uint32_t ref, uint64_t time)
 {
     weft_loc *loc;
     weft_slot *at = reserve_timed(1, &loc, &time);
     if (unlikely(!at))
-        return;
+        return time;
     weft__encode_head(at, kind, time, small, ref);
     weft__loc_commit(loc, at, 1);
+    return time;
 }
 
 void weft_enter(weft_region region)
@@ -80,17 +83,18 @@ void weft_leave(weft_region region)
 
 uint64_t weft_now(void)
 {
-    return weft_clock_now_ordered();
+    return weft_clock_now();
 }
 
-void weft_enter_at(weft_region region, uint64_t time)
+
+uint64_t weft_enter_at(weft_region region, uint64_t time)
 {
-    record_head_at(WEFT_EVENT_ENTER, 0, region.id, time);
+    return record_head_at(WEFT_EVENT_ENTER, 0, region.id, time);
 }
 
-void weft_leave_at(weft_region region, uint64_t time)
+uint64_t weft_leave_at(weft_region region, uint64_t time)
 {
-    record_head_at(WEFT_EVENT_LEAVE, 0, region.id, time);
+    return record_head_at(WEFT_EVENT_LEAVE, 0, region.id, time);
 }
 
 void weft_thread_fork(weft_paradigm paradigm, uint32_t team_size)
@@ -140,15 +144,16 @@ static inline void record_pair(uint8_t kind, uint8_t small, uint32_t ref, uint32
     weft__loc_commit(loc, at, 2);
 }
 
-static void record_pair_at(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a, uint32_t b,
-                           uint64_t time)
+static uint64_t record_pair_at(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a,
+                               uint32_t b, uint64_t time)
 {
     weft_loc *loc;
     weft_slot *at = reserve_timed(2, &loc, &time);
     if (unlikely(!at))
-        return;
+        return time;
     weft__encode_pair(at, kind, time, small, ref, a, b);
     weft__loc_commit(loc, at, 2);
+    return time;
 }
 
 /* Lock events take an ordered timestamp: another thread's acquisition must
@@ -156,25 +161,27 @@ static void record_pair_at(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a
 void weft_lock_acquire(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order)
 {
     record_pair_at(WEFT_EVENT_LOCK_ACQUIRE, paradigm, lock_id, acquisition_order, 0,
-                   weft_clock_now_ordered());
+                   weft_clock_now_after_prior());
 }
 
 void weft_lock_release(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order)
 {
     record_pair_at(WEFT_EVENT_LOCK_RELEASE, paradigm, lock_id, acquisition_order, 0,
-                   weft_clock_now_ordered());
+                   weft_clock_now_before_later());
 }
 
-void weft_lock_acquire_at(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order,
-                          uint64_t time)
+uint64_t weft_lock_acquire_at(weft_paradigm paradigm, uint32_t lock_id,
+                              uint32_t acquisition_order, uint64_t time)
 {
-    record_pair_at(WEFT_EVENT_LOCK_ACQUIRE, paradigm, lock_id, acquisition_order, 0, time);
+    return record_pair_at(WEFT_EVENT_LOCK_ACQUIRE, paradigm, lock_id, acquisition_order, 0,
+                          time);
 }
 
-void weft_lock_release_at(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order,
-                          uint64_t time)
+uint64_t weft_lock_release_at(weft_paradigm paradigm, uint32_t lock_id,
+                              uint32_t acquisition_order, uint64_t time)
 {
-    record_pair_at(WEFT_EVENT_LOCK_RELEASE, paradigm, lock_id, acquisition_order, 0, time);
+    return record_pair_at(WEFT_EVENT_LOCK_RELEASE, paradigm, lock_id, acquisition_order, 0,
+                          time);
 }
 
 void weft_task_create(weft_comm team, uint32_t creating_thread, uint32_t generation)

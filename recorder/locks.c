@@ -4,10 +4,12 @@
  * mutex. Acquisition orders are per-lock counters in a two-level table of
  * fixed pages, so a counter never moves while another thread bumps it. */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "weft/log.h"
 #include "weft/alloc.h"
 #include "weft/recorder.h"
@@ -29,12 +31,15 @@ static uint32_t entry_capacity, lock_count;
  * register_locked and read with acquire in counter_of. */
 static _Atomic(atomic_uint *) pages[MAX_PAGES];
 
-/* The times of each lock's last ACQUISITIONS_KEPT acquisitions, by order
- * modulo that: pages allocated on first use, like the counters. */
-#define ACQUISITIONS_KEPT 4u
+/* For runtimes that report a release only after the lock is free (OMPT):
+ * the times of each lock's last ACQUISITIONS_KEPT acquisitions, by order
+ * modulo that, in pages allocated on first use like the counters. See
+ * weft_lock_acquired_time for the protocol. */
+#define ACQUISITIONS_KEPT 8u
+#define TIME_PENDING UINT64_MAX
 typedef struct acquisition {
-    atomic_uint_least64_t time;
-    atomic_uint order; /* 0: none yet */
+    atomic_uint_least64_t time; /* TIME_PENDING while being published */
+    atomic_uint order;          /* 0: none yet */
 } acquisition;
 typedef struct acquisition_ring {
     acquisition slot[ACQUISITIONS_KEPT];
@@ -164,31 +169,45 @@ static acquisition_ring *ring_of(uint32_t lock_id, bool create)
     return page ? &page[lock_id % PAGE_LOCKS] : NULL;
 }
 
-void weft_lock_note_acquisition(uint32_t lock_id, uint32_t order, uint64_t time)
+/* The acquirer marks its slot first (a sequentially consistent store: a
+ * full barrier), then reads the clock, then publishes the time. A releaser
+ * reads the clock, then looks at the next acquisition's slot: if the mark
+ * is not there yet, the acquirer's clock read comes after the releaser's,
+ * so the release time (now) precedes it; if it is, the releaser waits for
+ * the time and records the release one tick before it. */
+uint64_t weft_lock_acquired_time(uint32_t lock_id, uint32_t order)
 {
     acquisition_ring *ring = ring_of(lock_id, true);
     if (!ring || order == 0)
-        return;
-    /* Only the holder writes, and holders are ordered by the lock. The order
-     * is stored last, so a reader that sees it sees the time too. */
+        return weft_clock_now_after_prior();
     acquisition *a = &ring->slot[order % ACQUISITIONS_KEPT];
-    atomic_store_explicit(&a->order, 0, memory_order_relaxed);
-    atomic_store_explicit(&a->time, time, memory_order_release);
-    atomic_store_explicit(&a->order, order, memory_order_release);
+    atomic_store_explicit(&a->time, TIME_PENDING, memory_order_relaxed);
+    atomic_store_explicit(&a->order, order, memory_order_seq_cst);
+    uint64_t now = weft_clock_now_after_prior();
+    atomic_store_explicit(&a->time, now, memory_order_release);
+    return now;
 }
 
-bool weft_lock_acquisition_time(uint32_t lock_id, uint32_t order, uint64_t *time)
+/* Spins this many rounds at most (yielding the CPU) for an acquirer that
+ * was preempted between marking its slot and publishing its time. */
+enum { PENDING_ROUNDS = 10000 };
+
+uint64_t weft_lock_release_time(uint32_t lock_id, uint32_t order)
 {
+    uint64_t now = weft_clock_now_before_later();
     acquisition_ring *ring = ring_of(lock_id, false);
-    if (!ring || order == 0)
-        return false;
-    acquisition *a = &ring->slot[order % ACQUISITIONS_KEPT];
-    if (atomic_load_explicit(&a->order, memory_order_acquire) != order)
-        return false;
-    uint64_t t = atomic_load_explicit(&a->time, memory_order_acquire);
-    /* A later acquisition may have taken the slot meanwhile. */
-    if (atomic_load_explicit(&a->order, memory_order_acquire) != order)
-        return false;
-    *time = t;
-    return true;
+    if (!ring || order == 0 || order == UINT32_MAX)
+        return now;
+    acquisition *a = &ring->slot[(order + 1) % ACQUISITIONS_KEPT];
+    if (atomic_load_explicit(&a->order, memory_order_seq_cst) != order + 1)
+        return now;
+    uint64_t next = atomic_load_explicit(&a->time, memory_order_acquire);
+    for (int round = 0; next == TIME_PENDING && round < PENDING_ROUNDS; round++) {
+        sched_yield();
+        next = atomic_load_explicit(&a->time, memory_order_acquire);
+    }
+    if (atomic_load_explicit(&a->order, memory_order_acquire) != order + 1 ||
+        next == TIME_PENDING || next == 0 || next > now)
+        return now;
+    return next - 1;
 }

@@ -69,13 +69,11 @@ static uint32_t lock_of(ompt_wait_id_t wait_id)
  * thread may have taken it already: the order of an acquisition is kept with
  * the holder until its release, and the time of each acquisition is noted,
  * so that a late release is recorded just before the next acquisition
- * (release_time). */
+ * (weft_lock_release_time). */
 static void acquired_lock(ompt_thread *t, uint32_t id)
 {
     uint32_t order = weft_lock_next_order(id);
-    uint64_t now = weft_now();
-    weft_lock_acquire_at(WEFT_PARADIGM_OPENMP, id, order, now);
-    weft_lock_note_acquisition(id, order, now);
+    weft_lock_acquire_at(WEFT_PARADIGM_OPENMP, id, order, weft_lock_acquired_time(id, order));
     if (t->held_count < OMPT_MAX_MUTEX) {
         t->held[t->held_count].lock_id = id;
         t->held[t->held_count].order = order;
@@ -99,28 +97,16 @@ static uint32_t take_held_order(ompt_thread *t, uint32_t id)
     return order;
 }
 
-/* When to record the release of acquisition `order`: now, or just before
- * the next acquisition if that one was recorded already. The releasing
- * thread's previous event came before it let the lock go, so before that
- * acquisition: its events stay in time order. */
-static uint64_t release_time(uint32_t id, uint32_t order)
+/* These return the time they recorded (later after a buffer wait; see
+ * weft_enter_at), for the next event of the group. */
+static uint64_t enter_at(weft_region r, uint64_t time)
 {
-    uint64_t now = weft_now(), next;
-    if (weft_lock_acquisition_time(id, order + 1, &next) && next <= now && next > 0)
-        return next - 1;
-    return now;
+    return r.id != WEFT_INVALID_ID ? weft_enter_at(r, time) : time;
 }
 
-static void enter_at(weft_region r, uint64_t time)
+static uint64_t leave_at(weft_region r, uint64_t time)
 {
-    if (r.id != WEFT_INVALID_ID)
-        weft_enter_at(r, time);
-}
-
-static void leave_at(weft_region r, uint64_t time)
-{
-    if (r.id != WEFT_INVALID_ID)
-        weft_leave_at(r, time);
+    return r.id != WEFT_INVALID_ID ? weft_leave_at(r, time) : time;
 }
 
 void weft__ompt_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
@@ -207,9 +193,9 @@ void weft__ompt_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const 
         weft_region r = weft__ompt_lock_region(nest ? LR_UNSET_NEST_LOCK : LR_UNSET_LOCK);
         uint32_t id = lock_of(wait_id);
         uint32_t order = take_held_order(t, id);
-        uint64_t at = release_time(id, order);
-        enter_at(r, at);
-        weft_lock_release_at(WEFT_PARADIGM_OPENMP, id, order, at);
+        uint64_t at = weft_lock_release_time(id, order);
+        at = enter_at(r, at);
+        at = weft_lock_release_at(WEFT_PARADIGM_OPENMP, id, order, at);
         leave_at(r, at);
         return;
     }
@@ -218,10 +204,10 @@ void weft__ompt_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const 
         return;
     bool locked = m->lock_id != UINT32_MAX && m->block.id != WEFT_INVALID_ID;
     uint32_t order = locked ? take_held_order(t, m->lock_id) : 0;
-    uint64_t at = locked ? release_time(m->lock_id, order) : weft_now();
-    leave_at(m->block, at);
+    uint64_t at = locked ? weft_lock_release_time(m->lock_id, order) : weft_now();
+    at = leave_at(m->block, at);
     if (locked)
-        weft_lock_release_at(WEFT_PARADIGM_OPENMP, m->lock_id, order, at);
+        at = weft_lock_release_at(WEFT_PARADIGM_OPENMP, m->lock_id, order, at);
     leave_at(m->outer, at);
     drop_mutex(t, m);
 }

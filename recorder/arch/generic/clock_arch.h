@@ -10,7 +10,12 @@ static inline uint64_t weft__arch_ticks(void)
     return 0;
 }
 
-static inline uint64_t weft__arch_ticks_ordered(void)
+static inline uint64_t weft__arch_ticks_after_prior(void)
+{
+    return 0;
+}
+
+static inline uint64_t weft__arch_ticks_before_later(void)
 {
     return 0;
 }

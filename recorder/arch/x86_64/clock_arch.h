@@ -14,15 +14,21 @@ static inline uint64_t weft__arch_ticks(void)
     return __rdtsc();
 }
 
-/* rdtsc fenced on both sides, for events that other threads' events must be
- * ordered against (lock acquisitions and releases): the lfence before waits
- * until the instructions before it (taking the lock) have completed, the
- * one after keeps those after it (letting the lock go) from starting before
- * the counter is read. Without them, a release recorded before the unlock
- * was seen stamped ~100 ticks after another thread's acquisition. */
-static inline uint64_t weft__arch_ticks_ordered(void)
+/* rdtsc ordered against the code around it, for events that other threads'
+ * events must be ordered against (lock acquisitions and releases). Without
+ * it, a release recorded before the unlock was seen stamped ~100 ticks after
+ * another thread's acquisition. One lfence each: after_prior waits until
+ * the instructions before it (taking the lock) have completed;
+ * before_later keeps those after it (letting the lock go) from starting
+ * before the counter is read. */
+static inline uint64_t weft__arch_ticks_after_prior(void)
 {
     _mm_lfence();
+    return __rdtsc();
+}
+
+static inline uint64_t weft__arch_ticks_before_later(void)
+{
     uint64_t t = __rdtsc();
     _mm_lfence();
     return t;

@@ -72,20 +72,22 @@ WEFT_EXPORT void weft_leave(weft_region region);
 
 /* ---- explicit timestamps ------------------------------------------------- */
 
-/* The recorder's clock, in the ticks events carry, read in order with the memory
- * operations around it (for events ordered across threads, like locks). */
+/* The recorder's clock, in the ticks events carry. */
 WEFT_EXPORT uint64_t weft_now(void);
 
 /* Variants of the calling thread's events with a timestamp taken earlier
  * (weft_now), for events an adapter learns of late. The time must not be
  * earlier than the thread's previous event: each location's events stay in
- * time order. */
-WEFT_EXPORT void weft_enter_at(weft_region region, uint64_t time);
-WEFT_EXPORT void weft_leave_at(weft_region region, uint64_t time);
-WEFT_EXPORT void weft_lock_acquire_at(weft_paradigm paradigm, uint32_t lock_id,
-                                      uint32_t acquisition_order, uint64_t time);
-WEFT_EXPORT void weft_lock_release_at(weft_paradigm paradigm, uint32_t lock_id,
-                                      uint32_t acquisition_order, uint64_t time);
+ * time order. Each returns the time it recorded, which is later than the one
+ * given when making room for the event made the thread wait for a buffer
+ * (the wait is recorded first): a caller that records several events at one
+ * time passes the returned time on to the next. */
+WEFT_EXPORT uint64_t weft_enter_at(weft_region region, uint64_t time);
+WEFT_EXPORT uint64_t weft_leave_at(weft_region region, uint64_t time);
+WEFT_EXPORT uint64_t weft_lock_acquire_at(weft_paradigm paradigm, uint32_t lock_id,
+                                          uint32_t acquisition_order, uint64_t time);
+WEFT_EXPORT uint64_t weft_lock_release_at(weft_paradigm paradigm, uint32_t lock_id,
+                                          uint32_t acquisition_order, uint64_t time);
 
 /* ---- threads ------------------------------------------------------------ */
 
@@ -156,13 +158,16 @@ WEFT_EXPORT uint32_t weft_lock_id(const void *lock_object);
 WEFT_EXPORT uint32_t weft_lock_next_order(uint32_t lock_id);
 /* The order of the latest acquisition of lock_id (for its release event). */
 WEFT_EXPORT uint32_t weft_lock_current_order(uint32_t lock_id);
-/* Notes when acquisition `order` of lock_id was recorded, and finds that
- * time again (false when unknown, or overwritten: the last few
- * acquisitions per lock are kept). For runtimes that report a release only
- * after the next holder may have acquired the lock (OMPT): the release is
- * then recorded just before that acquisition. */
-WEFT_EXPORT void weft_lock_note_acquisition(uint32_t lock_id, uint32_t order, uint64_t time);
-WEFT_EXPORT bool weft_lock_acquisition_time(uint32_t lock_id, uint32_t order, uint64_t *time);
+/* For runtimes that report a release only after the next holder may have
+ * acquired the lock (OMPT): the time to record acquisition `order` at (the
+ * clock, read after the previous code completed, and kept for the release
+ * of order - 1), and the time to record the release of acquisition `order`
+ * at: now, or one tick before acquisition order + 1 when that one was
+ * recorded already (the last eight acquisitions per lock are kept). The
+ * releasing thread's previous event came before it let the lock go, so
+ * before that acquisition: its events stay in time order. */
+WEFT_EXPORT uint64_t weft_lock_acquired_time(uint32_t lock_id, uint32_t order);
+WEFT_EXPORT uint64_t weft_lock_release_time(uint32_t lock_id, uint32_t order);
 
 #ifdef __cplusplus
 }
