@@ -42,6 +42,11 @@ static trace_model *load(const char *dir)
     trace_model *t = NULL;
     if (trace_load(anchor, &opt, &t, err, sizeof(err)) != 0)
         fail_msg("cannot read the trace in %s: %s", dir, err);
+    /* `weft check` must find every trace these tests read sound. */
+    char command[9000];
+    snprintf(command, sizeof(command), "'%s' check '%s' >'%s.check' 2>&1", WEFT_CLI, dir, dir);
+    if (system(command) != 0)
+        fail_msg("weft check finds the trace in %s unsound (see %s.check)", dir, dir);
     return t;
 }
 

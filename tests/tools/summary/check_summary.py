@@ -145,7 +145,10 @@ def field_kind(table, column):
 
 
 def summarise(c, weft, trace):
-    """JSON, every CSV table and the text of TRACE; checks that they agree."""
+    """JSON, every CSV table and the text of TRACE; checks that they agree.
+    `weft check` must find TRACE sound first."""
+    proc, _ = run([weft, "check", trace], what="weft check")
+    c.expect(proc.stdout.startswith("weft check: sound: "), "weft check finds the trace sound")
     proc, _ = run([weft, "summary", trace, "--format", "json"], what="weft summary --format json")
     c.equal(proc.stderr, "", "stderr of weft summary --format json")
     summary = json.loads(proc.stdout)
