@@ -278,7 +278,20 @@ static bool wants_mpi(const options *opt, const char *path, const weft_run_elf_r
         return opt->mpi == WEFT_RUN_YES;
     }
     weft__run_elf_describe(path, elf, why, why_size);
-    return !weft__run_elf_not_mpi(elf->kind);
+    if (weft__run_elf_not_mpi(elf->kind))
+        return false;
+#ifdef WEFT_MPI_LIBRARY_NAME
+    /* The wrappers work only with the MPI they were built against. */
+    const char *base = strrchr(elf->detail, '/') ? strrchr(elf->detail, '/') + 1 : elf->detail;
+    if (strncmp(base, WEFT_MPI_LIBRARY_NAME, strlen(WEFT_MPI_LIBRARY_NAME)) != 0) {
+        snprintf(why, why_size,
+                 "'%s' needs %s, but this weft's MPI wrappers are built for another MPI "
+                 "(" WEFT_MPI_LIBRARY_NAME "*)",
+                 path, elf->detail);
+        return false;
+    }
+#endif
+    return true;
 }
 
 /* Adds the MPI wrappers (libweft-mpi) to PRELOAD. WHY says why they are
@@ -339,8 +352,8 @@ static int choose_preload(const options *opt, const char *program, const weft_ru
     }
     weft_run_openmp_outcome openmp = WEFT_RUN_OPENMP_NONE;
     if (!status) {
-        weft_run_openmp o = {.mode = opt->openmp, .llvm_runtime = *llvm_runtime,
-                             .verbose = opt->verbose};
+        weft_run_openmp o = {
+            .mode = opt->openmp, .llvm_runtime = *llvm_runtime, .verbose = opt->verbose};
         status = weft__run_add_openmp(&o, program, &elf, libs, preload, &openmp);
     }
     if (!status)

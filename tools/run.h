@@ -51,8 +51,8 @@ bool weft__run_elf_is_mpi_library(const char *needed);
 bool weft__run_elf_is_openmp_runtime(const char *needed);
 
 /* Writes one sentence about RESULT for the program at PATH into BUF (cut at
- * SIZE bytes, always NUL-terminated), such as "'/bin/true' does not need
- * libmpi.so directly: not an MPI program". Every kind but LINKS_MPI ends
+ * SIZE bytes, always NUL-terminated), such as "'/bin/true' needs neither
+ * libmpi.so nor libmpich.so directly: not an MPI program". Every kind but LINKS_MPI ends
  * with "not an MPI program". */
 void weft__run_elf_describe(const char *path, const weft_run_elf_result *result, char *buf,
                             size_t size);

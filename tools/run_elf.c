@@ -396,9 +396,11 @@ static bool names_library(const char *needed, const char *prefix)
     return base[len] == '\0' || base[len] == '.';
 }
 
+/* Open MPI's and Intel MPI's libmpi.so.N, MPICH's libmpich.so.N (Debian's
+ * MPICH programs need libmpich.so.12, not libmpi.so). */
 bool weft__run_elf_is_mpi_library(const char *needed)
 {
-    return names_library(needed, "libmpi.so");
+    return names_library(needed, "libmpi.so") || names_library(needed, "libmpich.so");
 }
 
 bool weft__run_elf_is_openmp_runtime(const char *needed)
@@ -416,7 +418,8 @@ void weft__run_elf_describe(const char *path, const weft_run_elf_result *result,
         snprintf(buf, size, "'%s' needs %s: an MPI program", path, detail);
         return;
     case WEFT_RUN_ELF_NO_MPI:
-        snprintf(buf, size, "'%s' does not need libmpi.so directly: not an MPI program", path);
+        snprintf(buf, size,
+                 "'%s' needs neither libmpi.so nor libmpich.so directly: not an MPI program", path);
         return;
     case WEFT_RUN_ELF_STATIC:
         snprintf(buf, size, "'%s' is statically linked: not an MPI program", path);

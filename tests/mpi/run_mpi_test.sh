@@ -30,19 +30,27 @@ if [ $# -gt 0 ] && [ "$1" = "--" ]; then
 fi
 
 export WEFT_EXPERIMENT_DIRECTORY="$work/trace"
+# Open MPI's mpirun forwards only the variables named with -x and wants
+# --allow-run-as-root as root; MPICH's (Hydra) forwards the whole
+# environment and knows neither option.
 forward=()
-for name in $(compgen -e); do
-    case $name in WEFT_* | OMP_*) forward+=(-x "$name") ;; esac
-done
-if [ -n "${WEFT_TEST_PRELOAD:-}" ]; then
-    forward+=(-x "LD_PRELOAD=$WEFT_TEST_PRELOAD")
+if "$mpiexec" --version 2>&1 | grep -qE 'Open MPI|OpenRTE'; then
+    forward+=(--allow-run-as-root --oversubscribe --bind-to none)
+    for name in $(compgen -e); do
+        case $name in WEFT_* | OMP_*) forward+=(-x "$name") ;; esac
+    done
+    if [ -n "${WEFT_TEST_PRELOAD:-}" ]; then
+        forward+=(-x "LD_PRELOAD=$WEFT_TEST_PRELOAD")
+    fi
+elif [ -n "${WEFT_TEST_PRELOAD:-}" ]; then
+    forward+=(-genv LD_PRELOAD "$WEFT_TEST_PRELOAD")
 fi
 
 launcher=()
 [ -n "${MPI_TEST_LAUNCHER:-}" ] && read -ra launcher <<<"$MPI_TEST_LAUNCHER"
 status=0
 timeout --kill-after=10 "${MPI_TEST_RUN_TIMEOUT:-90}" \
-    "$mpiexec" --allow-run-as-root --oversubscribe --bind-to none -np "$ranks" "${forward[@]}" \
+    "$mpiexec" -np "$ranks" "${forward[@]}" \
     "${launcher[@]}" "$program" "$work/counts" >"$work/run.log" 2>&1 || status=$?
 if [ "$status" -ne 0 ]; then
     cat "$work/run.log"

@@ -387,7 +387,8 @@ static void test_good_images(void **state)
     r = inspect_bytes(img.bytes, img.size);
     assert_int_equal(r.kind, WEFT_RUN_ELF_NO_MPI);
     weft__run_elf_describe("/x/app", &r, sentence, sizeof(sentence));
-    assert_string_equal(sentence, "'/x/app' does not need libmpi.so directly: not an MPI program");
+    assert_string_equal(
+        sentence, "'/x/app' needs neither libmpi.so nor libmpich.so directly: not an MPI program");
 
     /* Only libmpi itself counts, not the helper libraries next to it. */
     static const char *const helpers[] = {"libmpi_mpifh.so.40", "libmpi_cxx.so.40"};
@@ -499,7 +500,8 @@ static void test_mpi_library_names(void **state)
     static const struct { const char *name; bool mpi; } names[] = {
         {"libmpi.so.40", true}, {"libmpi.so.12", true}, {"libmpi.so", true},
         {"/opt/openmpi/lib/libmpi.so.40", true}, {"libmpi.so.12.1.8", true},
-        {"libmpi_mpifh.so.40", false}, {"libmpi_cxx.so.40", false}, {"libmpich.so.12", false},
+        {"libmpi_mpifh.so.40", false}, {"libmpi_cxx.so.40", false}, {"libmpich.so.12", true},
+        {"libmpichfort.so.12", false},
         {"libmpi.sox", false}, {"libmpi.a", false}, {"/lib/libmpi.so/libc.so.6", false},
         {"xlibmpi.so.40", false}, {"", false}, {"libweft-mpi.so", false},
     };
