@@ -127,6 +127,7 @@ weft_status weft__summary_read_locations(read_state *st, OTF2_Reader *reader,
 
     summary_progress progress;
     weft__summary_progress_start(&progress, st->progress, announced_events(st), st->location_count);
+    progress.command = st->command;
     for (st->current = 0; st->current < st->location_count; st->current++) {
         weft__summary_progress_update(&progress, st->event_count, st->current);
         weft_status status = read_location(st, reader, have_def_files, cb, hooks, &progress);

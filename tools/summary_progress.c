@@ -41,9 +41,10 @@ static void print(summary_progress *p, uint64_t events_read, size_t locations_do
     if (share > 1.0)
         share = 1.0;
     fprintf(stderr,
-            "%sweft summary: reading events: %3.0f%% (%zu of %zu locations, %" PRIu64
+            "%s%s: reading events: %3.0f%% (%zu of %zu locations, %" PRIu64
             " events, %.1f s)%s",
-            p->terminal ? "\r" : "", 100.0 * share, locations_done, p->locations, events_read,
+            p->terminal ? "\r" : "", p->command ? p->command : "weft summary", 100.0 * share,
+            locations_done, p->locations, events_read,
             t - p->start_s, p->terminal ? "\033[K" : "\n");
     fflush(stderr);
     p->shown = true;

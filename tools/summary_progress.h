@@ -1,4 +1,4 @@
-/* Progress of `weft summary` on stderr while it reads events: the share of
+/* Progress of `weft summary` and `weft check` on stderr while they read events: the share of
  * events (or, when the definitions do not give the counts, of locations)
  * read so far. Never on stdout. Private to tools/. */
 #ifndef WEFT_TOOLS_SUMMARY_PROGRESS_H
@@ -14,6 +14,7 @@ typedef struct summary_progress {
     double next_s;    /* no new report before this time */
     uint64_t events;  /* events the definitions announce; 0 when unknown */
     size_t locations; /* locations to read */
+    const char *command; /* "weft summary", "weft check": starts each line */
 } summary_progress;
 
 /* Starts the clock. MODE decides whether anything is ever printed: AUTO
