@@ -212,7 +212,9 @@ static void read_path(const char *name, const char *text, const char *def, const
     if (!text)
         return;
     if (text[0] == '\0') {
-        weft_log_error("%s is set but empty; using a generated directory name", name);
+        bool directory = strcmp(name, "WEFT_EXPERIMENT_DIRECTORY") == 0;
+        weft_log_error("%s is set but empty; %s", name,
+                       directory ? "using a generated directory name" : "no filter is applied");
         return;
     }
     *field = text;

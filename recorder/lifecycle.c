@@ -70,6 +70,7 @@ static void init_once_fn(void)
         atomic_store_explicit(&state, STATE_DISABLED, memory_order_relaxed);
         return;
     }
+    weft__filter_load(config.filtering_file);
     weft_clock_init(config.timer);
     weft__loc_configure(config.buffer_size);
     weft__sink_configure(&config);

@@ -31,6 +31,11 @@ bool weft__lifecycle_running(void);
  * finalisation already happened (or recording never ran) in this process. */
 bool weft__finalize_begin(void);
 
+/* Reads the filter file PATH (WEFT_FILTERING_FILE; NULL or empty: none)
+ * into the process's filter (filtering.c). A file that cannot be read or
+ * parsed gives one line on stderr, naming it and the line, and no filter. */
+void weft__filter_load(const char *path);
+
 /* The last line(s) of finalisation: where the trace went, what was lost. */
 struct weft_sink_totals;
 void weft__finalize_report(const struct weft_sink_totals *totals);

@@ -65,6 +65,10 @@ uint32_t weft_user_region_register(uint32_t *handle, const char *name, const cha
                        file ? file : "?", line);
         return WEFT_USER_HANDLE_UNSET;
     }
+    if (weft_region_filtered(name, file)) {
+        __atomic_store_n(handle, WEFT_USER_HANDLE_FILTERED, __ATOMIC_RELEASE);
+        return WEFT_USER_HANDLE_FILTERED;
+    }
     pthread_mutex_lock(&sites_mutex);
     uint32_t region = find_locked(name, file);
     if (region == WEFT_USER_HANDLE_UNSET)
@@ -79,15 +83,16 @@ uint32_t weft_user_region_register(uint32_t *handle, const char *name, const cha
     return region;
 }
 
+/* Unset and filtered handles are the two largest values: one branch. */
 void weft_user_region_enter(uint32_t handle)
 {
-    if (handle != WEFT_USER_HANDLE_UNSET)
+    if (handle < WEFT_USER_HANDLE_FILTERED)
         weft_enter((weft_region){handle});
 }
 
 void weft_user_region_leave(uint32_t handle)
 {
-    if (handle != WEFT_USER_HANDLE_UNSET)
+    if (handle < WEFT_USER_HANDLE_FILTERED)
         weft_leave((weft_region){handle});
 }
 

@@ -83,6 +83,8 @@ static weft_region define(const weft_ctc_region *ctc, const char *file, const ch
         else
             snprintf(name, sizeof(name), "POMP2 user region");
         desc.paradigm = WEFT_PARADIGM_USER;
+        if (weft_region_filtered(name, desc.file))
+            return WEFT_REGION_INVALID; /* enter and leave then record nothing */
     }
     if (role == WEFT_REGION_ROLE_IMPLICIT_BARRIER)
         desc.begin_line = desc.end_line = line;

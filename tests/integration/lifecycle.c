@@ -8,7 +8,9 @@
  *   on-off      3 pairs, weft_user_off, 4 pairs, weft_user_on, 2 pairs,
  *               inside one enclosing region entered before the pause.
  *   exit-inside enters "outer" and "inner", records 2 pairs inside them and
- *               exits without leaving either: the recorder closes both. */
+ *               exits without leaving either: the recorder closes both.
+ *   filtered    3 pairs of "alpha", 4 of "beta", 5 of "gamma" (the last in
+ *               lifecycle_helper.c), for WEFT_FILTERING_FILE. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdio.h>
@@ -27,6 +29,8 @@ static void pairs(int count)
         WEFT_USER_REGION_END("work");
     }
 }
+
+void lifecycle_gamma(int count);
 
 static void *short_lived(void *arg)
 {
@@ -77,6 +81,18 @@ int main(int argc, char **argv)
         weft_user_on();
         pairs(2);
         WEFT_USER_REGION_END("outer");
+        return 0;
+    }
+    if (strcmp(mode, "filtered") == 0) {
+        for (int i = 0; i < 3; i++) {
+            WEFT_USER_REGION_BEGIN("alpha");
+            WEFT_USER_REGION_END("alpha");
+        }
+        for (int i = 0; i < 4; i++) {
+            WEFT_USER_REGION_BEGIN("beta");
+            WEFT_USER_REGION_END("beta");
+        }
+        lifecycle_gamma(5);
         return 0;
     }
     if (strcmp(mode, "exit-inside") == 0) {

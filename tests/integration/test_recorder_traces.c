@@ -332,6 +332,75 @@ static void test_regions_left_open_are_closed(void **state)
     trace_free(t);
 }
 
+/* Writes TEXT to a file in the scratch directory; returns the
+ * WEFT_FILTERING_FILE=... assignment naming it. */
+static const char *filter_file(const char *text)
+{
+    static char path[4400], var[4500];
+    snprintf(path, sizeof(path), "%s/filter.txt", scratch);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    snprintf(var, sizeof(var), "WEFT_FILTERING_FILE=%s", path);
+    return var;
+}
+
+static uint64_t enters_of(const trace_model *t, const char *name)
+{
+    const trace_region *r = trace_region_by_name(t, name);
+    return r ? trace_enter_count(trace_location_by_id(t, 0), r->id) : 0;
+}
+
+/* One of three user regions excluded by name, one by its file (Score-P's
+ * block names and weft's, comments, a rule over two lines). */
+static void test_filter_by_name_and_file(void **state)
+{
+    (void)state;
+    const char *env[] = {filter_file("# keep alpha only\n"
+                                     "SCOREP_REGION_NAMES_BEGIN\n"
+                                     "  EXCLUDE be?a   # by name\n"
+                                     "          nothing_matches_this\n"
+                                     "SCOREP_REGION_NAMES_END\n"
+                                     "WEFT_FILE_NAMES_BEGIN\n"
+                                     "  EXCLUDE */lifecycle_helper.c\n"
+                                     "WEFT_FILE_NAMES_END\n"),
+                         NULL};
+    program_run run = run_lifecycle("filtered", env);
+    assert_int_equal(run.exit_code, 0);
+    assert_int_equal(run.stderr_lines, 0);
+    trace_model *t = load(trace_dir);
+    check_sound(t);
+    assert_int_equal(enters_of(t, "alpha"), 3);
+    assert_int_equal(enters_of(t, "beta"), 0);
+    assert_int_equal(enters_of(t, "gamma"), 0);
+    assert_int_equal(trace_total_events(t), 6);
+    trace_free(t);
+}
+
+/* A filter file that does not parse: one line naming the file and the
+ * line, no filter, every region recorded. */
+static void test_malformed_filter_file(void **state)
+{
+    (void)state;
+    const char *env[] = {filter_file("SCOREP_REGION_NAMES_BEGIN\n"
+                                     "  EXCLUDE beta\n"
+                                     "SCOREP_FILE_NAMES_END\n"),
+                         NULL};
+    program_run run = run_lifecycle("filtered", env);
+    assert_int_equal(run.exit_code, 0);
+    assert_int_equal(run.stderr_lines, 1);
+    assert_non_null(strstr(run.stderr_text, "WEFT_FILTERING_FILE '"));
+    assert_non_null(strstr(run.stderr_text, "filter.txt': line 3: no matching BEGIN for "
+                                            "'SCOREP_FILE_NAMES_END'; no filter is applied"));
+    trace_model *t = load(trace_dir);
+    check_sound(t);
+    assert_int_equal(enters_of(t, "alpha"), 3);
+    assert_int_equal(enters_of(t, "beta"), 4);
+    assert_int_equal(enters_of(t, "gamma"), 5);
+    trace_free(t);
+}
+
 static void test_cxx_user_api(void **state)
 {
     (void)state;
@@ -375,6 +444,8 @@ int main(int argc, char **argv)
         TEST(test_user_off_and_on),
         TEST(test_cxx_user_api),
         TEST(test_regions_left_open_are_closed),
+        TEST(test_filter_by_name_and_file),
+        TEST(test_malformed_filter_file),
     };
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);

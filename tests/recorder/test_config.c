@@ -199,7 +199,7 @@ static void test_info_table(void **state)
     const char *expected[] = {"WEFT_ENABLE_TRACING",      "WEFT_EXPERIMENT_DIRECTORY",
                               "WEFT_BUFFER_SIZE",         "WEFT_TIMER",
                               "WEFT_CLOCK_SYNC_INTERVAL", "WEFT_CLOCK_SYNC_SAME_MACHINE",
-                              "WEFT_VERBOSE",
+                              "WEFT_FILTERING_FILE",      "WEFT_VERBOSE",
                               "WEFT_WRITE_EMPTY_TRACE"};
     assert_int_equal(count, sizeof(expected) / sizeof(expected[0]));
     for (size_t i = 0; i < count; i++) {

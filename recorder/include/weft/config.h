@@ -60,6 +60,11 @@ typedef enum weft_config_type {
       "MPI ranks on one machine (same Linux boot) read one clock: their offsets are "      \
       "taken as exact instead of measured. false: measure them like those of other "       \
       "machines (for machines whose sockets' TSCs are not synchronised).")                 \
+    X(FILTERING_FILE, filtering_file, WEFT_CONFIG_PATH, "",                              \
+      "A filter file in Score-P's syntax (SCOREP_REGION_NAMES_BEGIN / "                   \
+      "SCOREP_FILE_NAMES_BEGIN blocks of INCLUDE and EXCLUDE rules with * and ? globs, "   \
+      "or the same with WEFT_): user regions it excludes are not recorded. OpenMP and "    \
+      "MPI regions are always recorded. A file that does not parse: one line, no filter.") \
     X(VERBOSE, verbose, WEFT_CONFIG_BOOL, "false",                                        \
       "Progress and diagnostics on stderr: configuration, where the trace went, "          \
       "buffer statistics.")                                                                \
@@ -75,6 +80,7 @@ typedef struct weft_config {
     weft_timer_kind timer;
     uint64_t clock_sync_interval_ns; /* 0: no syncs between MPI_Init and MPI_Finalize */
     bool clock_same_machine;         /* ranks on one machine share its clock */
+    const char *filtering_file;      /* NULL: no filter */
     bool verbose;
     bool write_empty_trace;
 } weft_config;

@@ -65,6 +65,12 @@ WEFT_EXPORT void weft_flush_thread(void);
 /* True while events are being recorded. */
 WEFT_EXPORT bool weft_recording_is_on(void);
 
+/* True when WEFT_FILTERING_FILE excludes user regions called NAME defined
+ * in FILE (NULL: none). Adapters ask once per region, when they define it,
+ * and keep no handle for an excluded one, so its events cost one branch.
+ * Starts recording (weft_init) if it has not started. */
+WEFT_EXPORT bool weft_region_filtered(const char *name, const char *file);
+
 /* ---- region enter and leave (the hot path) ------------------------------ */
 
 WEFT_EXPORT void weft_enter(weft_region region);

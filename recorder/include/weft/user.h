@@ -26,6 +26,8 @@ extern "C" {
 
 /* Not a valid region handle: the call site has not registered yet. */
 #define WEFT_USER_HANDLE_UNSET UINT32_MAX
+/* A region WEFT_FILTERING_FILE excludes: its enter and leave record nothing. */
+#define WEFT_USER_HANDLE_FILTERED (UINT32_MAX - 1)
 
 /* Registers the region of a call site and publishes its handle in *handle.
  * is_begin says which macro asks. Thread-safe; called once per site. */

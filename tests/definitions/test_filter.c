@@ -1,0 +1,109 @@
+/* The filter-file parser and matcher (weft/filter.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "weft/filter.h"
+
+static weft_filter *parse_ok(const char *text)
+{
+    weft_filter *f = NULL;
+    char err[256];
+    weft_status st = weft_filter_parse(text, strlen(text), &f, err, sizeof(err));
+    if (st != WEFT_OK)
+        fail_msg("'%s' does not parse: %s", text, err);
+    return f;
+}
+
+static void test_rules_in_order(void **state)
+{
+    (void)state;
+    weft_filter *f = parse_ok("SCOREP_REGION_NAMES_BEGIN\n"
+                              "  EXCLUDE *\n"
+                              "  INCLUDE solve* main\n"
+                              "  EXCLUDE solve_debug\n"
+                              "  EXCLUDE MANGLED _Z3fooi\n"
+                              "SCOREP_REGION_NAMES_END\n");
+    assert_int_equal(weft_filter_rule_count(f), 5);
+    assert_true(weft_filter_excludes(f, "helper", "a.c"));
+    assert_false(weft_filter_excludes(f, "solve", "a.c"));
+    assert_false(weft_filter_excludes(f, "solve_fast", NULL));
+    assert_true(weft_filter_excludes(f, "solve_debug", "a.c")); /* the last match decides */
+    assert_false(weft_filter_excludes(f, "main", "a.c"));
+    assert_true(weft_filter_excludes(f, "_Z3fooi", "a.c"));
+    weft_filter_free(f);
+}
+
+static void test_files_then_names(void **state)
+{
+    (void)state;
+    weft_filter *f = parse_ok("# comment line\n"
+                              "WEFT_FILE_NAMES_BEGIN # a comment after a marker\n"
+                              "  EXCLUDE */tests/*\n"
+                              "          *.f90\n"
+                              "  INCLUDE */tests/keep.c\n"
+                              "WEFT_FILE_NAMES_END\n"
+                              "WEFT_REGION_NAMES_BEGIN\n"
+                              "  EXCLUDE tmp?\n"
+                              "WEFT_REGION_NAMES_END\n");
+    assert_true(weft_filter_excludes(f, "main", "/src/tests/x.c"));
+    assert_true(weft_filter_excludes(f, "main", "solver.f90"));
+    assert_false(weft_filter_excludes(f, "main", "/src/tests/keep.c"));
+    assert_false(weft_filter_excludes(f, "main", "/src/app.c"));
+    assert_true(weft_filter_excludes(f, "tmp1", "/src/app.c"));
+    assert_false(weft_filter_excludes(f, "tmp12", "/src/app.c"));
+    assert_false(weft_filter_excludes(f, "main", NULL));
+    assert_false(weft_filter_excludes(NULL, "anything", "x.c"));
+    weft_filter_free(f);
+    f = parse_ok(""); /* an empty file: no rules, nothing excluded */
+    assert_int_equal(weft_filter_rule_count(f), 0);
+    assert_false(weft_filter_excludes(f, "x", "y.c"));
+    weft_filter_free(f);
+}
+
+static void test_malformed(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *error;
+    } cases[] = {
+        {"EXCLUDE foo\n", "line 1: outside a REGION_NAMES or FILE_NAMES block: 'EXCLUDE'"},
+        {"SCOREP_REGION_NAMES_BEGIN\n  foo\nSCOREP_REGION_NAMES_END\n",
+         "line 2: a pattern before INCLUDE or EXCLUDE: 'foo'"},
+        {"SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE foo\n",
+         "line 3: REGION_NAMES block not ended at the end of the file"},
+        {"\nSCOREP_FILE_NAMES_END\n", "line 2: no matching BEGIN for 'SCOREP_FILE_NAMES_END'"},
+        {"SCOREP_REGION_NAMES_BEGIN\nSCOREP_FILE_NAMES_BEGIN\n",
+         "line 2: a block begins inside another: 'SCOREP_FILE_NAMES_BEGIN'"},
+        {"SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE\n  INCLUDE x\nSCOREP_REGION_NAMES_END\n",
+         "line 3: EXCLUDE without a pattern"},
+        {"SCOREP_REGION_NAMES_BEGIN\n  INCLUDE\nSCOREP_REGION_NAMES_END\n",
+         "line 3: INCLUDE without a pattern"},
+        {"SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE a\0b\n", "line 2: a NUL byte (not a text file?)"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        weft_filter *f = (weft_filter *)&f;
+        char err[256] = "";
+        size_t len = strlen(cases[i].text);
+        if (i == sizeof(cases) / sizeof(cases[0]) - 1)
+            len = sizeof("SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE a\0b\n") - 1;
+        assert_int_equal(weft_filter_parse(cases[i].text, len, &f, err, sizeof(err)),
+                         WEFT_ERR_INVALID);
+        assert_null(f);
+        assert_string_equal(err, cases[i].error);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rules_in_order),
+        cmocka_unit_test(test_files_then_names),
+        cmocka_unit_test(test_malformed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
