@@ -86,7 +86,6 @@ uint64_t weft_now(void)
     return weft_clock_now();
 }
 
-
 uint64_t weft_enter_at(weft_region region, uint64_t time)
 {
     return record_head_at(WEFT_EVENT_ENTER, 0, region.id, time);
@@ -144,8 +143,8 @@ static inline void record_pair(uint8_t kind, uint8_t small, uint32_t ref, uint32
     weft__loc_commit(loc, at, 2);
 }
 
-static uint64_t record_pair_at(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a,
-                               uint32_t b, uint64_t time)
+static uint64_t record_pair_at(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a, uint32_t b,
+                               uint64_t time)
 {
     weft_loc *loc;
     weft_slot *at = reserve_timed(2, &loc, &time);
@@ -156,37 +155,28 @@ static uint64_t record_pair_at(uint8_t kind, uint8_t small, uint32_t ref, uint32
     return time;
 }
 
+uint64_t weft_lock_acquire_at(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order,
+                              uint64_t time)
+{
+    return record_pair_at(WEFT_EVENT_LOCK_ACQUIRE, paradigm, lock_id, acquisition_order, 0, time);
+}
+
+uint64_t weft_lock_release_at(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order,
+                              uint64_t time)
+{
+    return record_pair_at(WEFT_EVENT_LOCK_RELEASE, paradigm, lock_id, acquisition_order, 0, time);
+}
+
 /* Lock events take an ordered timestamp: another thread's acquisition must
  * never appear before the release that allowed it. */
 void weft_lock_acquire(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order)
 {
-    record_pair_at(WEFT_EVENT_LOCK_ACQUIRE, paradigm, lock_id, acquisition_order, 0,
-                   weft_clock_now_after_prior());
+    weft_lock_acquire_at(paradigm, lock_id, acquisition_order, weft_clock_now_after_prior());
 }
 
 void weft_lock_release(weft_paradigm paradigm, uint32_t lock_id, uint32_t acquisition_order)
 {
-    record_pair_at(WEFT_EVENT_LOCK_RELEASE, paradigm, lock_id, acquisition_order, 0,
-                   weft_clock_now_before_later());
-}
-
-uint64_t weft_lock_acquire_at(weft_paradigm paradigm, uint32_t lock_id,
-                              uint32_t acquisition_order, uint64_t time)
-{
-    return record_pair_at(WEFT_EVENT_LOCK_ACQUIRE, paradigm, lock_id, acquisition_order, 0,
-                          time);
-}
-
-uint64_t weft_lock_release_at(weft_paradigm paradigm, uint32_t lock_id,
-                              uint32_t acquisition_order, uint64_t time)
-{
-    return record_pair_at(WEFT_EVENT_LOCK_RELEASE, paradigm, lock_id, acquisition_order, 0,
-                          time);
-}
-
-void weft_task_create(weft_comm team, uint32_t creating_thread, uint32_t generation)
-{
-    record_pair(WEFT_EVENT_TASK_CREATE, 0, team.id, creating_thread, generation);
+    weft_lock_release_at(paradigm, lock_id, acquisition_order, weft_clock_now_before_later());
 }
 
 void weft_task_create_with_dependences(weft_comm team, uint32_t creating_thread,
@@ -201,6 +191,11 @@ void weft_task_create_with_dependences(weft_comm team, uint32_t creating_thread,
     if (dependences.id != WEFT_INVALID_ID)
         at[1].word[1] = (uint64_t)dependences.id + 1;
     weft__loc_commit(loc, at, 2);
+}
+
+void weft_task_create(weft_comm team, uint32_t creating_thread, uint32_t generation)
+{
+    weft_task_create_with_dependences(team, creating_thread, generation, WEFT_STRING_INVALID);
 }
 
 void weft_task_switch(weft_comm team, uint32_t creating_thread, uint32_t generation)

@@ -5,6 +5,7 @@
 #include "check_internal.h"
 #include "cli.h"
 #include "summary.h"
+#include "summary_progress.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -55,7 +56,7 @@ static void print_help(void)
 
 typedef struct options {
     const char *trace;
-    uint64_t max_errors;
+    size_t max_errors;
     weft_summary_progress_mode progress;
 } options;
 
@@ -65,6 +66,7 @@ static int parse_options(int argc, char **argv, options *opt)
     bool only_operands = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
+        const char *value = NULL;
         if (!only_operands && weft__cli_is_help(arg)) {
             print_help();
             return WEFT_CLI_EXIT_OK;
@@ -72,28 +74,15 @@ static int parse_options(int argc, char **argv, options *opt)
         if (!only_operands && strcmp(arg, "--") == 0) {
             only_operands = true;
         } else if (!only_operands &&
-                   (strcmp(arg, "--max-errors") == 0 || strncmp(arg, "--max-errors=", 13) == 0)) {
-            const char *value = arg[12] == '=' ? arg + 13 : (i + 1 < argc ? argv[++i] : NULL);
-            char *end = NULL;
-            errno = 0;
-            unsigned long long n =
-                value && value[0] >= '0' && value[0] <= '9' ? strtoull(value, &end, 10) : 0;
-            if (!value || !end || *end != '\0' || errno != 0)
+                   weft__cli_option_value(argc, argv, &i, "--max-errors", true, &value)) {
+            if (!weft__cli_parse_count(value, &opt->max_errors))
                 return weft__cli_usage_error("check",
                                              "--max-errors needs a number (0: all), "
                                              "not '%s'",
                                              value ? value : "nothing");
-            opt->max_errors = n;
-        } else if (!only_operands && strncmp(arg, "--progress", 10) == 0 &&
-                   (arg[10] == '\0' || arg[10] == '=')) {
-            const char *value = arg[10] == '=' ? arg + 11 : "always";
-            if (strcmp(value, "auto") == 0)
-                opt->progress = WEFT_SUMMARY_PROGRESS_AUTO;
-            else if (strcmp(value, "always") == 0)
-                opt->progress = WEFT_SUMMARY_PROGRESS_ALWAYS;
-            else if (strcmp(value, "never") == 0)
-                opt->progress = WEFT_SUMMARY_PROGRESS_NEVER;
-            else
+        } else if (!only_operands &&
+                   weft__cli_option_value(argc, argv, &i, "--progress", false, &value)) {
+            if (!weft__summary_parse_progress(value, &opt->progress))
                 return weft__cli_usage_error("check",
                                              "--progress takes auto, always or never, "
                                              "not '%s'",
@@ -236,11 +225,6 @@ static void check_definitions(check_state *c)
 
 /* ---- the command ------------------------------------------------------------ */
 
-static uint64_t count_of(const check_vec *v)
-{
-    return v->count;
-}
-
 static void free_check(check_state *c)
 {
     weft__check_vec_free(&c->regions);
@@ -293,7 +277,7 @@ int weft__cli_check(int argc, char **argv)
             printf("weft check: sound: %" PRIu64 " events in %zu locations, %" PRIu64
                    " messages and %" PRIu64 " collectives matched, %" PRIu64 " lock events: %s\n",
                    c.read.event_count, c.read.location_count, c.matched_messages,
-                   c.matched_collectives, count_of(&c.locks), anchor);
+                   c.matched_collectives, (uint64_t)c.locks.count, anchor);
         else
             printf("weft check: %" PRIu64 " problem%s (%" PRIu64 " shown) in %" PRIu64
                    " events of %zu locations: %s\n",

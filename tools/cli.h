@@ -5,6 +5,7 @@
 #define WEFT_TOOLS_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Exit codes of every subcommand. */
 enum {
@@ -28,6 +29,15 @@ weft_cli_command_fn weft__cli_run; /* returns only on error: the process becomes
  * and cut at 511 bytes. */
 int weft__cli_usage_error(const char *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Parses a non-negative decimal count; false for anything else. */
+bool weft__cli_parse_count(const char *text, size_t *out);
+
+/* Matches argv[*i] against "--NAME" and "--NAME=VALUE". Sets *VALUE to the
+ * text after '=', else to the next argument (consuming it) when TAKES_NEXT,
+ * else to NULL. */
+bool weft__cli_option_value(int argc, char **argv, int *i, const char *name, bool takes_next,
+                            const char **value);
 
 /* True when ARG asks for help (--help or -h). */
 bool weft__cli_is_help(const char *arg);

@@ -5,6 +5,7 @@
  * what to do and how to exit. */
 #include "cli.h"
 #include "summary.h"
+#include "summary_progress.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -105,39 +106,6 @@ static void print_help(void)
            "OTF2 archive, damaged or truncated), 2 for a bad command line.\n");
 }
 
-/* Parses a non-negative decimal count; false for anything else. */
-static bool parse_count(const char *text, size_t *out)
-{
-    if (!text || *text < '0' || *text > '9')
-        return false;
-    errno = 0;
-    char *end = NULL;
-    unsigned long long value = strtoull(text, &end, 10);
-    if (errno != 0 || *end != '\0' || value > SIZE_MAX)
-        return false;
-    *out = (size_t)value;
-    return true;
-}
-
-/* Matches ARG against "--NAME" and "--NAME=VALUE". Sets *VALUE to the text
- * after '=', else to the next argument (consuming it) when TAKES_NEXT, else
- * to NULL. */
-static bool option_value(int argc, char **argv, int *i, const char *name, bool takes_next,
-                         const char **value)
-{
-    const char *arg = argv[*i];
-    size_t len = strlen(name);
-    if (strncmp(arg, name, len) != 0 || (arg[len] != '\0' && arg[len] != '='))
-        return false;
-    if (arg[len] == '=')
-        *value = arg + len + 1;
-    else if (takes_next && *i + 1 < argc)
-        *value = argv[++*i];
-    else
-        *value = NULL;
-    return true;
-}
-
 static bool parse_format(const char *value, format *out)
 {
     static const char *const names[] = {"text", "csv", "json"};
@@ -161,37 +129,24 @@ static bool parse_table(const char *value, weft_summary_table_id *out)
     return false;
 }
 
-static bool parse_progress(const char *value, weft_summary_progress_mode *out)
-{
-    if (!value || strcmp(value, "always") == 0)
-        *out = WEFT_SUMMARY_PROGRESS_ALWAYS;
-    else if (strcmp(value, "auto") == 0)
-        *out = WEFT_SUMMARY_PROGRESS_AUTO;
-    else if (strcmp(value, "never") == 0)
-        *out = WEFT_SUMMARY_PROGRESS_NEVER;
-    else
-        return false;
-    return true;
-}
-
 /* Parses one option at argv[*i]; returns -1 when it is good, else the exit code. */
 static int parse_option(int argc, char **argv, int *i, options *opt)
 {
     const char *arg = argv[*i];
     const char *value = NULL;
-    if (option_value(argc, argv, i, "--top", true, &value)) {
-        if (!parse_count(value, &opt->top)) {
+    if (weft__cli_option_value(argc, argv, i, "--top", true, &value)) {
+        if (!weft__cli_parse_count(value, &opt->top)) {
             return weft__cli_usage_error("summary",
                                          "--top needs a number of regions (0 for all), not '%s'",
                                          value ? value : "nothing");
         }
         opt->top_given = true;
-    } else if (option_value(argc, argv, i, "--format", true, &value)) {
+    } else if (weft__cli_option_value(argc, argv, i, "--format", true, &value)) {
         if (!parse_format(value, &opt->format)) {
             return weft__cli_usage_error("summary", "--format takes text, csv or json, not '%s'",
                                          value ? value : "nothing");
         }
-    } else if (option_value(argc, argv, i, "--table", true, &value)) {
+    } else if (weft__cli_option_value(argc, argv, i, "--table", true, &value)) {
         if (!parse_table(value, &opt->table)) {
             return weft__cli_usage_error(
                 "summary",
@@ -200,8 +155,8 @@ static int parse_option(int argc, char **argv, int *i, options *opt)
                 value ? value : "nothing");
         }
         opt->table_given = true;
-    } else if (option_value(argc, argv, i, "--progress", false, &value)) {
-        if (!parse_progress(value, &opt->progress)) {
+    } else if (weft__cli_option_value(argc, argv, i, "--progress", false, &value)) {
+        if (!weft__summary_parse_progress(value, &opt->progress)) {
             return weft__cli_usage_error("summary",
                                          "--progress takes auto, always or never, "
                                          "not '%s'",

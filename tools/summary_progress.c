@@ -6,6 +6,7 @@
 #include "summary_progress.h"
 
 #include <inttypes.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +19,19 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+bool weft__summary_parse_progress(const char *value, weft_summary_progress_mode *out)
+{
+    if (!value || strcmp(value, "always") == 0)
+        *out = WEFT_SUMMARY_PROGRESS_ALWAYS;
+    else if (strcmp(value, "auto") == 0)
+        *out = WEFT_SUMMARY_PROGRESS_AUTO;
+    else if (strcmp(value, "never") == 0)
+        *out = WEFT_SUMMARY_PROGRESS_NEVER;
+    else
+        return false;
+    return true;
 }
 
 void weft__summary_progress_start(summary_progress *p, weft_summary_progress_mode mode,
@@ -41,11 +55,10 @@ static void print(summary_progress *p, uint64_t events_read, size_t locations_do
     if (share > 1.0)
         share = 1.0;
     fprintf(stderr,
-            "%s%s: reading events: %3.0f%% (%zu of %zu locations, %" PRIu64
-            " events, %.1f s)%s",
+            "%s%s: reading events: %3.0f%% (%zu of %zu locations, %" PRIu64 " events, %.1f s)%s",
             p->terminal ? "\r" : "", p->command ? p->command : "weft summary", 100.0 * share,
-            locations_done, p->locations, events_read,
-            t - p->start_s, p->terminal ? "\033[K" : "\n");
+            locations_done, p->locations, events_read, t - p->start_s,
+            p->terminal ? "\033[K" : "\n");
     fflush(stderr);
     p->shown = true;
     p->next_s = t + (p->terminal ? TERMINAL_EVERY_S : LOG_EVERY_S);

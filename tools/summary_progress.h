@@ -17,6 +17,10 @@ typedef struct summary_progress {
     const char *command; /* "weft summary", "weft check": starts each line */
 } summary_progress;
 
+/* The value of --progress: NULL (the option alone) is always. False for
+ * anything but auto, always or never. */
+bool weft__summary_parse_progress(const char *value, weft_summary_progress_mode *out);
+
 /* Starts the clock. MODE decides whether anything is ever printed: AUTO
  * when stderr is a terminal and reading takes more than 2 s, ALWAYS from
  * the start (one line per second when stderr is not a terminal), NEVER not.
