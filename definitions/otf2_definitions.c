@@ -60,6 +60,45 @@ static bool write_regions(OTF2_GlobalDefWriter *w, const weft_registry *reg)
     return true;
 }
 
+/* Metric members, then the classes made of them. */
+static bool write_metrics(OTF2_GlobalDefWriter *w, const weft_registry *reg)
+{
+#define SOURCE_ENTRY(name) OTF2_METRIC_TYPE_##name,
+#define MODE_ENTRY(name) OTF2_METRIC_##name,
+    static const OTF2_MetricType sources[] = {WEFT_METRIC_SOURCE_LIST(SOURCE_ENTRY)};
+    static const OTF2_MetricMode modes[] = {WEFT_METRIC_MODE_LIST(MODE_ENTRY)};
+#undef SOURCE_ENTRY
+#undef MODE_ENTRY
+    uint32_t members = weft_registry_metric_member_count(reg);
+    for (uint32_t id = 0; id < members; id++) {
+        weft_metric_member_def m;
+        if (weft_registry_metric_member_get(reg, id, &m) != WEFT_OK)
+            return false;
+        if (weft__otf2_failed(OTF2_GlobalDefWriter_WriteMetricMember(
+                                  w, id, weft__otf2_string_ref(m.name),
+                                  weft__otf2_string_ref(m.description), sources[m.source],
+                                  modes[m.mode], OTF2_TYPE_UINT64, OTF2_BASE_DECIMAL, m.exponent,
+                                  weft__otf2_string_ref(m.unit)),
+                              "a metric member definition"))
+            return false;
+    }
+    uint32_t classes = weft_registry_metric_class_count(reg);
+    for (uint32_t id = 0; id < classes; id++) {
+        uint32_t ids[WEFT_METRIC_MAX_MEMBERS];
+        uint32_t count = weft_registry_metric_class_members(reg, (weft_metric){id}, ids,
+                                                            WEFT_METRIC_MAX_MEMBERS);
+        OTF2_MetricMemberRef refs[WEFT_METRIC_MAX_MEMBERS];
+        for (uint32_t i = 0; i < count; i++)
+            refs[i] = ids[i];
+        if (weft__otf2_failed(OTF2_GlobalDefWriter_WriteMetricClass(w, id, (uint8_t)count, refs,
+                                                                    OTF2_METRIC_SYNCHRONOUS_STRICT,
+                                                                    OTF2_RECORDER_KIND_CPU),
+                              "a metric class definition"))
+            return false;
+    }
+    return true;
+}
+
 static bool write_locations(OTF2_GlobalDefWriter *w, const weft_registry *reg)
 {
     uint32_t count = weft_registry_location_count(reg);
@@ -140,8 +179,9 @@ static bool write_all(OTF2_GlobalDefWriter *w, weft_registry *reg,
                                   w, clock->ticks_per_second, clock->global_offset,
                                   clock->trace_length, clock->realtime_ns),
                               "the clock properties") &&
-           write_strings(w, reg) && write_attributes(w, reg) && write_regions(w, reg) && weft__otf2_tree_write(w, tree) &&
-           write_locations(w, reg) && weft__otf2_comms_write(w, reg, plan, tree);
+           write_strings(w, reg) && write_attributes(w, reg) && write_regions(w, reg) &&
+           weft__otf2_tree_write(w, tree) && write_locations(w, reg) &&
+           weft__otf2_comms_write(w, reg, plan, tree) && write_metrics(w, reg);
 }
 
 weft_status weft_defs_write_otf2(weft_registry *reg, OTF2_Archive *archive,

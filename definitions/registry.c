@@ -52,6 +52,7 @@ void weft_registry_destroy(weft_registry *reg)
     weft_free(reg->locations);
     weft_free(reg->properties);
     weft__registry_comms_clear(reg);
+    weft__registry_metrics_clear(reg);
     weft_free(reg->processes);
     weft__hash_index_clear(&reg->process_index);
     pthread_mutex_destroy(&reg->mutex);
@@ -97,8 +98,7 @@ weft_string weft__registry_find_locked(const weft_registry *reg, const char *tex
 {
     counted_text key = {text, strlen(text)};
     uint64_t hash = weft__hash_bytes(WEFT_HASH_SEED, text, key.len);
-    return (weft_string){
-        weft__hash_index_find(&reg->string_index, hash, &key, string_equal, reg)};
+    return (weft_string){weft__hash_index_find(&reg->string_index, hash, &key, string_equal, reg)};
 }
 
 weft_status weft__registry_intern_n_locked(weft_registry *reg, const char *text, size_t len,

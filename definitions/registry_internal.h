@@ -50,9 +50,20 @@ struct weft_registry {
     uint32_t comm_count, comm_capacity;
     weft_hash_index comm_index;
 
+    weft_metric_member_def *metric_members; /* see metrics.c */
+    uint32_t metric_member_count, metric_member_capacity;
+    struct weft_metric_class_entry *metric_classes;
+    uint32_t metric_class_count, metric_class_capacity;
+
     weft_process_def *processes; /* in registration (merge) order */
     uint32_t process_count, process_capacity;
     weft_hash_index process_index; /* by rank */
+};
+
+/* A metric class as stored: member ids of the same registry, in order. */
+struct weft_metric_class_entry {
+    uint32_t member_count;
+    uint32_t *members;
 };
 
 /* What identifies a communicator (see struct weft_comm_entry). */
@@ -106,6 +117,17 @@ weft_status weft__registry_comm_find_or_add_locked(weft_registry *reg, const wef
  * unknown positions. */
 weft_status weft__registry_comm_set_member_locked(weft_registry *reg, weft_comm comm,
                                                   uint32_t position, uint32_t member);
+
+/* Finds or adds a metric member whose strings belong to reg. */
+weft_status weft__registry_metric_member_locked(weft_registry *reg,
+                                                const weft_metric_member_def *def, uint32_t *out);
+
+/* Finds or adds a metric class of existing members. */
+weft_status weft__registry_metric_class_locked(weft_registry *reg, const uint32_t *members,
+                                               uint32_t count, weft_metric *out);
+
+/* Frees the metric tables (registry destruction). */
+void weft__registry_metrics_clear(weft_registry *reg);
 
 /* Frees the communicator table (registry destruction). */
 void weft__registry_comms_clear(weft_registry *reg);

@@ -7,7 +7,8 @@
  *
  *   header      u32 magic "WFTP" | u32 version | u32 flags |
  *               u32 strings | u32 regions | u32 comms | u32 processes |
- *               u32 locations | u32 properties                  (36 bytes)
+ *               u32 locations | u32 properties |
+ *               u32 metric members | u32 metric classes          (44 bytes)
  *   strings     u32 length | length bytes, no NUL               (4 + length)
  *   regions     u32 name | u32 canonical name | u32 file | u32 begin line |
  *               u32 end line | u8 role | u8 paradigm             (22 bytes)
@@ -17,6 +18,9 @@
  *   locations   u32 name | u32 thread number | u32 group |
  *               u64 event count                                  (20 bytes)
  *   properties  u32 location | u32 name | u64 value              (16 bytes)
+ *   metric members  u32 name | u32 description | u32 unit | u8 source |
+ *               u8 mode | i8 exponent                             (15 bytes)
+ *   metric classes  u32 member count | u32 member[member count]   (4 + 4 n)
  *
  * Locations and properties are present only with WEFT_PACK_LOCATIONS (their
  * counts are 0 otherwise). A merge first decodes and validates the whole
@@ -30,17 +34,19 @@
 #include "weft/alloc.h"
 
 #define PACK_MAGIC UINT32_C(0x50544657) /* "WFTP" in little-endian memory */
-#define PACK_VERSION UINT32_C(1)
+#define PACK_VERSION UINT32_C(2)
 #define PACK_KNOWN_FLAGS ((uint32_t)WEFT_PACK_LOCATIONS)
 
 enum {
-    HEADER_BYTES = 36,
+    HEADER_BYTES = 44,
     STRING_MIN_BYTES = 4,
     REGION_BYTES = 22,
     COMM_MIN_BYTES = 25,
     PROCESS_BYTES = 8,
     LOCATION_BYTES = 20,
     PROPERTY_BYTES = 16,
+    METRIC_MEMBER_BYTES = 15,
+    METRIC_CLASS_MIN_BYTES = 4,
 };
 
 /* ---- packing ------------------------------------------------------------ */
@@ -92,6 +98,9 @@ static weft_status packed_size(const weft_registry *reg, bool locations, uint64_
         total += (uint64_t)reg->location_count * LOCATION_BYTES;
         total += (uint64_t)reg->property_count * PROPERTY_BYTES;
     }
+    total += (uint64_t)reg->metric_member_count * METRIC_MEMBER_BYTES;
+    for (uint32_t i = 0; i < reg->metric_class_count; i++)
+        total += METRIC_CLASS_MIN_BYTES + 4 * (uint64_t)reg->metric_classes[i].member_count;
     *size = total;
     return total > SIZE_MAX ? WEFT_ERR_RANGE : WEFT_OK;
 }
@@ -156,6 +165,25 @@ static void pack_processes_and_locations(writer *w, const weft_registry *reg, bo
     }
 }
 
+static void pack_metrics(writer *w, const weft_registry *reg)
+{
+    for (uint32_t i = 0; i < reg->metric_member_count; i++) {
+        const weft_metric_member_def *m = &reg->metric_members[i];
+        put_u32(w, m->name.id);
+        put_u32(w, m->description.id);
+        put_u32(w, m->unit.id);
+        put_u8(w, m->source);
+        put_u8(w, m->mode);
+        put_u8(w, (uint8_t)m->exponent);
+    }
+    for (uint32_t i = 0; i < reg->metric_class_count; i++) {
+        const struct weft_metric_class_entry *c = &reg->metric_classes[i];
+        put_u32(w, c->member_count);
+        for (uint32_t m = 0; m < c->member_count; m++)
+            put_u32(w, c->members[m]);
+    }
+}
+
 static weft_status pack_locked(const weft_registry *reg, uint32_t rank, unsigned flags, void **buf,
                                uint64_t *len)
 {
@@ -177,9 +205,12 @@ static weft_status pack_locked(const weft_registry *reg, uint32_t rank, unsigned
     put_u32(&w, reg->process_count);
     put_u32(&w, locations ? reg->location_count : 0);
     put_u32(&w, locations ? reg->property_count : 0);
+    put_u32(&w, reg->metric_member_count);
+    put_u32(&w, reg->metric_class_count);
     pack_strings_and_regions(&w, reg);
     pack_comms(&w, reg, rank);
     pack_processes_and_locations(&w, reg, locations);
+    pack_metrics(&w, reg);
     *buf = bytes;
     *len = size;
     return WEFT_OK;
@@ -260,9 +291,17 @@ typedef struct packed_comm {
 
 /* A decoded buffer. The arrays are weft_alloc'ed; texts and members point
  * into the buffer, which must outlive the view. */
+typedef struct packed_metric_class {
+    uint32_t member_count;
+    const unsigned char *members; /* member_count u32s in the buffer */
+} packed_metric_class;
+
 typedef struct packed_view {
     uint32_t flags;
     uint32_t string_count, region_count, comm_count, process_count, location_count, property_count;
+    uint32_t metric_member_count, metric_class_count;
+    weft_metric_member_def *metric_members;
+    packed_metric_class *metric_classes;
     packed_string *strings;
     weft_region_def *regions;
     packed_comm *comms;
@@ -279,6 +318,8 @@ static void view_free(packed_view *v)
     weft_free(v->processes);
     weft_free(v->locations);
     weft_free(v->properties);
+    weft_free(v->metric_members);
+    weft_free(v->metric_classes);
 }
 
 /* Allocates an array for `count` entries after room_for said they fit;
@@ -397,6 +438,41 @@ static weft_status decode_locations(reader *r, packed_view *v)
     return st;
 }
 
+static weft_status decode_metrics(reader *r, packed_view *v)
+{
+    weft_status st = alloc_entries(r, v->metric_member_count, METRIC_MEMBER_BYTES,
+                                   sizeof(*v->metric_members), (void **)&v->metric_members);
+    for (uint32_t i = 0; i < v->metric_member_count && st == WEFT_OK; i++) {
+        weft_metric_member_def *m = &v->metric_members[i];
+        m->name.id = get_u32(r);
+        m->description.id = get_u32(r);
+        m->unit.id = get_u32(r);
+        m->source = get_u8(r);
+        m->mode = get_u8(r);
+        m->exponent = (int8_t)get_u8(r);
+        if (!r->ok || !is_string(v, m->name) || !is_string(v, m->unit) ||
+            (m->description.id != WEFT_INVALID_ID && !is_string(v, m->description)) ||
+            m->source >= WEFT_METRIC_SOURCE_COUNT || m->mode >= WEFT_METRIC_MODE_COUNT)
+            st = WEFT_ERR_INVALID;
+    }
+    if (st == WEFT_OK)
+        st = alloc_entries(r, v->metric_class_count, METRIC_CLASS_MIN_BYTES,
+                           sizeof(*v->metric_classes), (void **)&v->metric_classes);
+    for (uint32_t i = 0; i < v->metric_class_count && st == WEFT_OK; i++) {
+        packed_metric_class *c = &v->metric_classes[i];
+        c->member_count = get_u32(r);
+        c->members = r->at;
+        if (!r->ok || c->member_count == 0 || c->member_count > WEFT_METRIC_MAX_MEMBERS ||
+            !room_for(r, c->member_count, 4))
+            return WEFT_ERR_INVALID;
+        for (uint32_t m = 0; m < c->member_count; m++) {
+            if (get_u32(r) >= v->metric_member_count)
+                return WEFT_ERR_INVALID;
+        }
+    }
+    return st;
+}
+
 static weft_status decode(const void *buf, uint64_t len, packed_view *v)
 {
     memset(v, 0, sizeof(*v));
@@ -411,6 +487,8 @@ static weft_status decode(const void *buf, uint64_t len, packed_view *v)
     v->process_count = get_u32(&r);
     v->location_count = get_u32(&r);
     v->property_count = get_u32(&r);
+    v->metric_member_count = get_u32(&r);
+    v->metric_class_count = get_u32(&r);
     if (magic != PACK_MAGIC || version != PACK_VERSION || (v->flags & ~PACK_KNOWN_FLAGS) != 0 ||
         (!(v->flags & WEFT_PACK_LOCATIONS) && (v->location_count || v->property_count)))
         return WEFT_ERR_INVALID;
@@ -423,6 +501,8 @@ static weft_status decode(const void *buf, uint64_t len, packed_view *v)
         st = decode_processes(&r, v);
     if (st == WEFT_OK)
         st = decode_locations(&r, v);
+    if (st == WEFT_OK)
+        st = decode_metrics(&r, v);
     if (st == WEFT_OK && (!r.ok || r.at != r.end))
         st = WEFT_ERR_INVALID; /* short, or bytes left over */
     if (st != WEFT_OK)
@@ -438,10 +518,12 @@ static weft_status alloc_maps(const packed_view *v, weft_id_maps *m)
     m->strings = weft_alloc((v->string_count ? v->string_count : 1) * sizeof(uint32_t));
     m->regions = weft_alloc((v->region_count ? v->region_count : 1) * sizeof(uint32_t));
     m->comms = weft_alloc((v->comm_count ? v->comm_count : 1) * sizeof(uint32_t));
+    m->metrics = weft_alloc((v->metric_class_count ? v->metric_class_count : 1) * sizeof(uint32_t));
     m->string_count = v->string_count;
     m->region_count = v->region_count;
     m->comm_count = v->comm_count;
-    return m->strings && m->regions && m->comms ? WEFT_OK : WEFT_ERR_NO_MEMORY;
+    m->metric_count = v->metric_class_count;
+    return m->strings && m->regions && m->comms && m->metrics ? WEFT_OK : WEFT_ERR_NO_MEMORY;
 }
 
 static weft_string map_string(const weft_id_maps *m, weft_string s)
@@ -532,6 +614,37 @@ static weft_status apply_comms(weft_registry *into, const packed_view *v, weft_i
     return st;
 }
 
+/* Metric members by their mapped strings, then classes by mapped members. */
+static weft_status apply_metrics(weft_registry *into, const packed_view *v, weft_id_maps *m)
+{
+    uint32_t *members =
+        weft_alloc((v->metric_member_count ? v->metric_member_count : 1) * sizeof(*members));
+    if (!members)
+        return WEFT_ERR_NO_MEMORY;
+    weft_status st = WEFT_OK;
+    for (uint32_t i = 0; i < v->metric_member_count && st == WEFT_OK; i++) {
+        weft_metric_member_def def = v->metric_members[i];
+        def.name = map_string(m, def.name);
+        def.description = map_string(m, def.description);
+        def.unit = map_string(m, def.unit);
+        st = weft__registry_metric_member_locked(into, &def, &members[i]);
+    }
+    for (uint32_t i = 0; i < v->metric_class_count && st == WEFT_OK; i++) {
+        const packed_metric_class *c = &v->metric_classes[i];
+        uint32_t ids[WEFT_METRIC_MAX_MEMBERS];
+        for (uint32_t k = 0; k < c->member_count; k++) {
+            uint32_t packed;
+            memcpy(&packed, c->members + (size_t)k * 4, sizeof(packed));
+            ids[k] = members[packed];
+        }
+        weft_metric metric = WEFT_METRIC_INVALID;
+        st = weft__registry_metric_class_locked(into, ids, c->member_count, &metric);
+        m->metrics[i] = metric.id;
+    }
+    weft_free(members);
+    return st;
+}
+
 static weft_status apply(weft_registry *into, const packed_view *v, weft_id_maps *m)
 {
     uint32_t base = into->location_count;
@@ -542,6 +655,8 @@ static weft_status apply(weft_registry *into, const packed_view *v, weft_id_maps
         st = apply_locations(into, v, m, base);
     if (st == WEFT_OK)
         st = apply_comms(into, v, m, base);
+    if (st == WEFT_OK)
+        st = apply_metrics(into, v, m);
     for (uint32_t i = 0; i < v->process_count && st == WEFT_OK; i++)
         st = weft__registry_process_locked(into, v->processes[i].rank,
                                            map_string(m, v->processes[i].host), NULL);
@@ -581,6 +696,7 @@ void weft_id_maps_free(weft_id_maps *maps)
     weft_free(maps->strings);
     weft_free(maps->regions);
     weft_free(maps->comms);
+    weft_free(maps->metrics);
     memset(maps, 0, sizeof(*maps));
 }
 

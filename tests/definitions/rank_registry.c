@@ -67,6 +67,21 @@ static bool add_teams(weft_registry *reg, uint32_t rank, const weft_location *th
     return ok;
 }
 
+/* Odd ranks first define a class of their own, so their ids differ. */
+static bool add_metrics(weft_registry *reg, uint32_t rank)
+{
+    static const weft_metric_member_desc members[] = {
+        {"ru_utime", "User CPU time", "s", WEFT_METRIC_SOURCE_RUSAGE,
+         WEFT_METRIC_MODE_ACCUMULATED_START, -6},
+        {"ru_stime", NULL, "s", WEFT_METRIC_SOURCE_RUSAGE, WEFT_METRIC_MODE_ACCUMULATED_START, -6},
+    };
+    weft_metric metric;
+    bool ok = true;
+    if (rank % 2)
+        ok = weft_registry_metric_class(reg, &members[1], 1, &metric) == WEFT_OK;
+    return ok && weft_registry_metric_class(reg, members, 2, &metric) == WEFT_OK;
+}
+
 weft_registry *fixture_rank_registry(uint32_t rank, uint32_t size)
 {
     weft_registry *reg = weft_registry_create();
@@ -82,7 +97,7 @@ weft_registry *fixture_rank_registry(uint32_t rank, uint32_t size)
     if (ok && rank % 2)
         ok = add_region(reg, "odd_only", NULL);
     ok = ok && add_region(reg, "main", NULL) && add_region(reg, "compute", "solver.c");
-    ok = ok && add_mpi_comms(reg, rank, size);
+    ok = ok && add_mpi_comms(reg, rank, size) && add_metrics(reg, rank);
     for (uint32_t t = 1; t < count && ok; t++) {
         char name[32];
         snprintf(name, sizeof(name), "OMP thread %u", t);

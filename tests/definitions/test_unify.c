@@ -116,6 +116,54 @@ static void assert_same_registry(const weft_registry *a, const weft_registry *b)
         assert_int_equal(weft_registry_property_get(b, i, &y), WEFT_OK);
         assert_memory_equal(&x, &y, sizeof(x));
     }
+    assert_int_equal(weft_registry_metric_member_count(a), weft_registry_metric_member_count(b));
+    for (uint32_t i = 0; i < weft_registry_metric_member_count(a); i++) {
+        weft_metric_member_def x, y;
+        assert_int_equal(weft_registry_metric_member_get(a, i, &x), WEFT_OK);
+        assert_int_equal(weft_registry_metric_member_get(b, i, &y), WEFT_OK);
+        assert_memory_equal(&x, &y, sizeof(x));
+    }
+    assert_int_equal(weft_registry_metric_class_count(a), weft_registry_metric_class_count(b));
+    for (uint32_t i = 0; i < weft_registry_metric_class_count(a); i++) {
+        uint32_t mx[4], my[4];
+        uint32_t n = weft_registry_metric_class_members(a, (weft_metric){i}, mx, 4);
+        assert_int_equal(weft_registry_metric_class_members(b, (weft_metric){i}, my, 4), n);
+        assert_memory_equal(mx, my, n * sizeof(uint32_t));
+    }
+}
+
+/* Metric classes merge by their members: rank 1 defines {ru_stime} before
+ * {ru_utime, ru_stime}, so its classes map to 1 and 0 of the merged
+ * registry, and the members are defined once. */
+static void test_metric_classes_merge(void **state)
+{
+    (void)state;
+    weft_registry *r0 = fixture_rank_registry(0, 2), *r1 = fixture_rank_registry(1, 2);
+    weft_registry *into = weft_registry_create();
+    weft_id_maps m0, m1;
+    merge_packed(into, r0, 0, WEFT_PACK_LOCATIONS, &m0);
+    merge_packed(into, r1, 1, WEFT_PACK_LOCATIONS, &m1);
+    assert_int_equal(weft_registry_metric_member_count(into), 2);
+    assert_int_equal(weft_registry_metric_class_count(into), 2);
+    assert_int_equal(m0.metric_count, 1);
+    assert_int_equal(m0.metrics[0], 0);
+    assert_int_equal(m1.metric_count, 2);
+    assert_int_equal(m1.metrics[0], 1);
+    assert_int_equal(m1.metrics[1], 0);
+    uint32_t members[4];
+    assert_int_equal(weft_registry_metric_class_members(into, (weft_metric){1}, members, 4), 1);
+    weft_metric_member_def def;
+    assert_int_equal(weft_registry_metric_member_get(into, members[0], &def), WEFT_OK);
+    assert_string_equal(text(into, def.name), "ru_stime");
+    assert_string_equal(text(into, def.unit), "s");
+    assert_int_equal(def.description.id, WEFT_INVALID_ID);
+    assert_int_equal(def.exponent, -6);
+    assert_int_equal(def.source, WEFT_METRIC_SOURCE_RUSAGE);
+    weft_id_maps_free(&m0);
+    weft_id_maps_free(&m1);
+    weft_registry_destroy(into);
+    weft_registry_destroy(r0);
+    weft_registry_destroy(r1);
 }
 
 static void assert_identity_maps(const weft_id_maps *maps, const weft_registry *reg)
@@ -350,7 +398,7 @@ static void test_bad_arguments_and_headers(void **state)
     static const struct {
         size_t offset;
         uint32_t value;
-    } bad[] = {{0, 0x12345678}, {4, 2}, {8, 2}, {8, 4}, {28, 1}, {32, 1}};
+    } bad[] = {{0, 0x12345678}, {4, 1}, {4, 3}, {8, 2}, {8, 4}, {28, 1}, {32, 1}, {36, 9}, {40, 7}};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         memcpy(bytes, buf, len);
         memcpy(bytes + bad[i].offset, &bad[i].value, sizeof(uint32_t));
@@ -697,6 +745,7 @@ int main(void)
         cmocka_unit_test(test_corrupted_bytes),
         cmocka_unit_test(test_four_rank_job),
         cmocka_unit_test(test_identity),
+        cmocka_unit_test(test_metric_classes_merge),
         cmocka_unit_test(test_attribute_use_survives_merge),
         cmocka_unit_test(test_out_of_memory_sweep),
     };

@@ -154,13 +154,51 @@ typedef struct weft_comm_def {
 /* Event attributes (OTF2 Attribute definitions): a fixed list, with the
  * same id in every process, so events refer to them without a mapping.
  * X(ID, name, description); every one is of type string. */
-#define WEFT_ATTRIBUTE_LIST(X)                                                    \
-    X(OPENMP_TASK_DEPENDENCES, "OpenMP task dependences",                          \
-      "The depend clauses of the created task, as TYPE ADDRESS, comma-separated " \
+#define WEFT_ATTRIBUTE_LIST(X)                                                                     \
+    X(OPENMP_TASK_DEPENDENCES, "OpenMP task dependences",                                          \
+      "The depend clauses of the created task, as TYPE ADDRESS, comma-separated "                  \
       "(see weft's docs/OPENMP-OMPT.md)")
 #define WEFT_ATTRIBUTE_ENUM(id, name, description) WEFT_ATTRIBUTE_##id,
 enum { WEFT_ATTRIBUTE_LIST(WEFT_ATTRIBUTE_ENUM) WEFT_ATTRIBUTE_COUNT };
 #undef WEFT_ATTRIBUTE_ENUM
+
+/* Metrics (OTF2 MetricMember and MetricClass definitions). A metric class
+ * is the set of values one metric event carries, in order; its members are
+ * described by name, unit and how values behave. The names of sources and
+ * modes equal OTF2's (OTF2_METRIC_TYPE_<source>, OTF2_METRIC_<mode>). Every
+ * value is an unsigned 64-bit integer; value x 10^exponent is in `unit`. */
+/* clang-format off */
+#define WEFT_METRIC_SOURCE_LIST(X) X(OTHER) X(PAPI) X(RUSAGE) X(USER)
+#define WEFT_METRIC_MODE_LIST(X)                                                  \
+    X(ACCUMULATED_START) X(ACCUMULATED_POINT) X(ACCUMULATED_LAST)                  \
+    X(ACCUMULATED_NEXT) X(ABSOLUTE_POINT) X(ABSOLUTE_LAST) X(ABSOLUTE_NEXT)        \
+    X(RELATIVE_POINT) X(RELATIVE_LAST) X(RELATIVE_NEXT)
+/* clang-format on */
+#define WEFT_METRIC_SOURCE_ENUM(name) WEFT_METRIC_SOURCE_##name,
+#define WEFT_METRIC_MODE_ENUM(name) WEFT_METRIC_MODE_##name,
+enum { WEFT_METRIC_SOURCE_LIST(WEFT_METRIC_SOURCE_ENUM) WEFT_METRIC_SOURCE_COUNT };
+enum { WEFT_METRIC_MODE_LIST(WEFT_METRIC_MODE_ENUM) WEFT_METRIC_MODE_COUNT };
+#undef WEFT_METRIC_SOURCE_ENUM
+#undef WEFT_METRIC_MODE_ENUM
+
+typedef struct weft_metric_member_desc {
+    const char *name;
+    const char *description; /* NULL: none */
+    const char *unit;        /* "s", "bytes", "#" for a count */
+    uint8_t source;          /* WEFT_METRIC_SOURCE_* */
+    uint8_t mode;            /* WEFT_METRIC_MODE_* */
+    int8_t exponent;         /* decimal: -6 for microseconds of "s" */
+} weft_metric_member_desc;
+
+typedef struct weft_metric_member_def {
+    weft_string name, description, unit; /* description may be invalid */
+    uint8_t source, mode;
+    int8_t exponent;
+} weft_metric_member_def;
+
+#define WEFT_METRIC_INVALID ((weft_metric){WEFT_INVALID_ID})
+/* Most members in one metric class (the event codec's limit). */
+#define WEFT_METRIC_MAX_MEMBERS 64
 
 typedef struct weft_registry weft_registry;
 
@@ -218,8 +256,8 @@ WEFT_EXPORT weft_status weft_registry_comm(weft_registry *reg, const weft_comm_d
 /* Records the member at a position of a communicator (a thread's number in
  * its team: the member is its location id); a later call for the same
  * position replaces it. Positions never set read as WEFT_INVALID_ID. */
-WEFT_EXPORT weft_status weft_registry_comm_set_member(weft_registry *reg, weft_comm comm, uint32_t position,
-                                          uint32_t member);
+WEFT_EXPORT weft_status weft_registry_comm_set_member(weft_registry *reg, weft_comm comm,
+                                                      uint32_t position, uint32_t member);
 
 /* Marks an attribute (WEFT_ATTRIBUTE_*) as used, so that its definition is
  * written. Call it before the first event that carries the attribute. It
@@ -231,6 +269,21 @@ bool weft_registry_attribute_used(const weft_registry *reg, uint32_t attribute);
 /* The attribute's name and description; NULL for an unknown attribute. */
 const char *weft_attribute_name(uint32_t attribute);
 const char *weft_attribute_description(uint32_t attribute);
+
+/* Registers a metric class of `count` members (1..WEFT_METRIC_MAX_MEMBERS;
+ * strings copied) and returns its handle; the same members in the same
+ * order return the existing class. Thread-safe; not for the hot path. */
+WEFT_EXPORT weft_status weft_registry_metric_class(weft_registry *reg,
+                                                   const weft_metric_member_desc *members,
+                                                   uint32_t count, weft_metric *out);
+uint32_t weft_registry_metric_member_count(const weft_registry *reg);
+weft_status weft_registry_metric_member_get(const weft_registry *reg, uint32_t member,
+                                            weft_metric_member_def *out);
+uint32_t weft_registry_metric_class_count(const weft_registry *reg);
+/* Copies up to `capacity` member ids of a class; returns its member count
+ * (0 for an unknown class). */
+uint32_t weft_registry_metric_class_members(const weft_registry *reg, weft_metric metric,
+                                            uint32_t *members, uint32_t capacity);
 
 /* Counts, and copies of single entries, for writers and tests. The text
  * pointer stays valid until the registry is destroyed. Out-of-range handles

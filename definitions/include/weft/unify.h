@@ -32,6 +32,8 @@ typedef struct weft_id_maps {
     uint32_t region_count;
     uint32_t *comms;
     uint32_t comm_count;
+    uint32_t *metrics; /* metric classes */
+    uint32_t metric_count;
 } weft_id_maps;
 
 /* Flags of weft_registry_pack. */
