@@ -57,6 +57,8 @@ typedef struct weft_local_defs {
     uint32_t string_count;
     const uint32_t *region_map;
     uint32_t region_count;
+    const uint32_t *metric_map;
+    uint32_t metric_count;
     const uint32_t *comm_map;
     uint32_t comm_count;
     const weft_clock_offset *offsets;

@@ -245,11 +245,20 @@ static void read_duration(const char *name, const char *text, const char *def, u
         *field = value;
 }
 
+/* A list of names, parsed by whoever uses it; empty is the same as unset. */
+static void read_names(const char *name, const char *text, const char *def, const char **field)
+{
+    (void)name;
+    (void)def;
+    *field = text && text[strspn(text, " \t,")] != '\0' ? text : NULL;
+}
+
 #define READ_WEFT_CONFIG_BOOL read_bool
 #define READ_WEFT_CONFIG_SIZE read_size
 #define READ_WEFT_CONFIG_PATH read_path
 #define READ_WEFT_CONFIG_TIMER read_timer
 #define READ_WEFT_CONFIG_DURATION read_duration
+#define READ_WEFT_CONFIG_NAMES read_names
 
 void weft_config_load(weft_config *cfg)
 {

@@ -10,50 +10,38 @@
 #include "event_codec.h"
 #include "lifecycle.h"
 #include "location.h"
+#include "reserve_slow.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
 /* Where the next event of `slots` slots goes, or NULL when it must not be
- * recorded. *loc_out receives the calling thread's location. */
-static inline weft_slot *reserve(size_t slots, weft_loc **loc_out)
-{
-    if (unlikely(!atomic_load_explicit(&weft__recording, memory_order_relaxed)) &&
-        !weft__gate_slow())
-        return NULL;
-    weft_loc *loc = weft__tls_loc;
-    if (unlikely(!loc) && !(loc = weft__loc_create()))
-        return NULL;
-    *loc_out = loc;
-    /* Relaxed: only this thread stores the cursor. */
-    weft_slot *at = atomic_load_explicit(&loc->cursor, memory_order_relaxed);
-    if (unlikely((size_t)(loc->limit - at) < slots))
-        at = weft__loc_refill(loc, slots);
-    return at;
-}
-
-/* reserve() for an event with a timestamp taken before: when the thread had
- * to wait for a buffer, the refill put a buffer-flush record, timed then, in
- * front of the event (it does not start the fresh chunk), so the event gets
- * the current time instead and events stay in time order. A refill without
- * a wait keeps the time. */
-static inline weft_slot *reserve_timed(size_t slots, weft_loc **loc_out, uint64_t *time)
+ * recorded. *loc_out receives the calling thread's location. The fast path
+ * needs the location's `fast` flag and room in its chunk; everything else
+ * (the first event, a full chunk, a pause, metrics, recording stopped) is
+ * weft__reserve_slow's. `kind` and `ref` tell the slow path what the event
+ * opens or closes; `time` is the timestamp of an explicit-time event, which
+ * the slow path may move forward (see there), or NULL. */
+static inline weft_slot *reserve(uint8_t kind, uint32_t ref, size_t slots, weft_loc **loc_out,
+                                 uint64_t *time)
 {
     weft_loc *loc = weft__tls_loc;
-    weft_slot *before = loc ? atomic_load_explicit(&loc->cursor, memory_order_relaxed) : NULL;
-    weft_slot *at = reserve(slots, loc_out);
-    if (unlikely(at && before && at != before && at != (*loc_out)->chunk->slots)) {
-        uint64_t now = weft_clock_now();
-        *time = *time > now ? *time : now;
+    if (likely(loc && atomic_load_explicit(&loc->fast, memory_order_relaxed))) {
+        /* Relaxed: only this thread stores the cursor. */
+        weft_slot *at = atomic_load_explicit(&loc->cursor, memory_order_relaxed);
+        if (likely((size_t)(loc->limit - at) >= slots)) {
+            *loc_out = loc;
+            return at;
+        }
     }
-    return at;
+    return weft__reserve_slow(kind, ref, slots, loc_out, time);
 }
 
 /* The common shape: one head slot and nothing else. */
 static inline void record_head(uint8_t kind, uint8_t small, uint32_t ref)
 {
     weft_loc *loc;
-    weft_slot *at = reserve(1, &loc);
+    weft_slot *at = reserve(kind, ref, 1, &loc, NULL);
     if (unlikely(!at))
         return;
     weft__encode_head(at, kind, weft_clock_now(), small, ref);
@@ -63,7 +51,7 @@ static inline void record_head(uint8_t kind, uint8_t small, uint32_t ref)
 static uint64_t record_head_at(uint8_t kind, uint8_t small, uint32_t ref, uint64_t time)
 {
     weft_loc *loc;
-    weft_slot *at = reserve_timed(1, &loc, &time);
+    weft_slot *at = reserve(kind, ref, 1, &loc, &time);
     if (unlikely(!at))
         return time;
     weft__encode_head(at, kind, time, small, ref);
@@ -109,7 +97,7 @@ void weft_thread_join(weft_paradigm paradigm)
 void weft_thread_team_begin(weft_comm team, uint32_t thread_in_team)
 {
     weft_loc *loc;
-    weft_slot *at = reserve(1, &loc);
+    weft_slot *at = reserve(WEFT_EVENT_THREAD_TEAM_BEGIN, team.id, 1, &loc, NULL);
     if (unlikely(!at))
         return;
     weft__encode_head(at, WEFT_EVENT_THREAD_TEAM_BEGIN, weft_clock_now(), 0, team.id);
@@ -136,7 +124,7 @@ void weft__measurement_on_off(bool on)
 static inline void record_pair(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a, uint32_t b)
 {
     weft_loc *loc;
-    weft_slot *at = reserve(2, &loc);
+    weft_slot *at = reserve(kind, ref, 2, &loc, NULL);
     if (unlikely(!at))
         return;
     weft__encode_pair(at, kind, weft_clock_now(), small, ref, a, b);
@@ -147,7 +135,7 @@ static uint64_t record_pair_at(uint8_t kind, uint8_t small, uint32_t ref, uint32
                                uint64_t time)
 {
     weft_loc *loc;
-    weft_slot *at = reserve_timed(2, &loc, &time);
+    weft_slot *at = reserve(kind, ref, 2, &loc, &time);
     if (unlikely(!at))
         return time;
     weft__encode_pair(at, kind, time, small, ref, a, b);
@@ -183,7 +171,7 @@ void weft_task_create_with_dependences(weft_comm team, uint32_t creating_thread,
                                        uint32_t generation, weft_string dependences)
 {
     weft_loc *loc;
-    weft_slot *at = reserve(2, &loc);
+    weft_slot *at = reserve(WEFT_EVENT_TASK_CREATE, team.id, 2, &loc, NULL);
     if (unlikely(!at))
         return;
     weft__encode_pair(at, WEFT_EVENT_TASK_CREATE, weft_clock_now(), 0, team.id, creating_thread,
@@ -214,7 +202,7 @@ static inline void record_message(uint8_t kind, uint32_t peer, weft_comm comm, u
 {
     size_t slots = weft__event_slots(kind, 0);
     weft_loc *loc;
-    weft_slot *at = reserve(slots, &loc);
+    weft_slot *at = reserve(kind, comm.id, slots, &loc, NULL);
     if (unlikely(!at))
         return;
     weft__encode_message(at, kind, weft_clock_now(), peer, comm.id, tag, bytes, request);
@@ -247,7 +235,7 @@ void weft_mpi_irecv(uint32_t sender, weft_comm comm, uint32_t tag, uint64_t byte
 static inline void record_word(uint8_t kind, uint64_t word)
 {
     weft_loc *loc;
-    weft_slot *at = reserve(2, &loc);
+    weft_slot *at = reserve(kind, 0, 2, &loc, NULL);
     if (unlikely(!at))
         return;
     weft__encode_word(at, kind, weft_clock_now(), word);
@@ -278,7 +266,7 @@ void weft_mpi_collective_end(weft_collective_op op, weft_comm comm, uint32_t roo
                              uint64_t bytes_sent, uint64_t bytes_received)
 {
     weft_loc *loc;
-    weft_slot *at = reserve(3, &loc);
+    weft_slot *at = reserve(WEFT_EVENT_MPI_COLLECTIVE_END, comm.id, 3, &loc, NULL);
     if (unlikely(!at))
         return;
     weft__encode_collective_end(at, weft_clock_now(), op, comm.id, root, bytes_sent,
@@ -292,7 +280,7 @@ void weft_metric_values(weft_metric metric, uint32_t value_count, const uint64_t
         value_count = WEFT_METRIC_MAX_VALUES;
     size_t slots = weft__event_slots(WEFT_EVENT_METRIC, value_count);
     weft_loc *loc;
-    weft_slot *at = reserve(slots, &loc);
+    weft_slot *at = reserve(WEFT_EVENT_METRIC, metric.id, slots, &loc, NULL);
     if (unlikely(!at))
         return;
     weft__encode_metric(at, weft_clock_now(), metric.id, (uint16_t)value_count, values);

@@ -190,6 +190,8 @@ void weft_job_finalize(void)
     local.string_count = maps.string_count;
     local.region_map = maps.regions;
     local.region_count = maps.region_count;
+    local.metric_map = maps.metrics;
+    local.metric_count = maps.metric_count;
     local.comm_map = maps.comms;
     local.comm_count = maps.comm_count;
     pthread_mutex_lock(&offsets_mutex);

@@ -9,6 +9,7 @@
 #include "archive.h"
 #include "clock.h"
 #include "location.h"
+#include "metrics.h"
 #include "weft/log.h"
 #include "sink.h"
 #include "weft/recorder.h"
@@ -16,6 +17,7 @@
 #include "job_internal.h"
 
 atomic_bool weft__recording;
+atomic_bool weft__paused;
 
 enum state {
     STATE_UNINITIALISED, /* before the first event */
@@ -36,6 +38,7 @@ static void in_forked_child(void)
 {
     atomic_store_explicit(&weft__recording, false, memory_order_relaxed);
     atomic_store_explicit(&state, STATE_FORKED_CHILD, memory_order_relaxed);
+    weft__loc_clear_fast_all();
 }
 
 const weft_config *weft_config_current(void)
@@ -71,6 +74,7 @@ static void init_once_fn(void)
         return;
     }
     weft__filter_load(config.filtering_file);
+    weft__metrics_configure(&config);
     weft_clock_init(config.timer);
     weft__loc_configure(config.buffer_size);
     weft__sink_configure(&config);
@@ -101,16 +105,30 @@ __attribute__((constructor)) static void init_if_empty_trace_wanted(void)
         weft_init();
 }
 
-bool weft__gate_slow(void)
+bool weft__gate_slow(bool *paused)
 {
     if (atomic_load_explicit(&state, memory_order_relaxed) == STATE_UNINITIALISED)
         weft_init();
+    *paused = atomic_load_explicit(&weft__paused, memory_order_relaxed);
     return atomic_load_explicit(&weft__recording, memory_order_acquire);
+}
+
+bool weft__recording_unpaused(void)
+{
+    return atomic_load(&weft__recording) && !atomic_load(&weft__paused);
+}
+
+/* Recording stops for good: every location's next event takes the slow
+ * path, which now records nothing. */
+static void stop_recording(void)
+{
+    atomic_store(&weft__recording, false);
+    weft__loc_clear_fast_all();
 }
 
 void weft__recording_stop_on_error(void)
 {
-    atomic_store_explicit(&weft__recording, false, memory_order_release);
+    stop_recording();
 }
 
 static void report(const weft_sink_totals *totals, uint32_t locations)
@@ -120,8 +138,7 @@ static void report(const weft_sink_totals *totals, uint32_t locations)
      * already printed; a second line would add nothing. */
     if (totals->events_lost > 0 && dir)
         weft_log_error("%llu events were recorded but could not be written%s%s",
-                       (unsigned long long)totals->events_lost,
-                       "; the trace is incomplete: ", dir);
+                       (unsigned long long)totals->events_lost, "; the trace is incomplete: ", dir);
     if (dir && !totals->failed)
         weft_log_verbose("trace written to '%s': %llu events on %u locations", dir,
                          (unsigned long long)totals->events_written, locations);
@@ -133,7 +150,7 @@ bool weft__finalize_begin(void)
     if (getpid() != traced_pid ||
         !atomic_compare_exchange_strong(&state, &expected, STATE_FINALISED))
         return false;
-    atomic_store_explicit(&weft__recording, false, memory_order_release);
+    stop_recording();
 
     /* After the freeze no location hands over another chunk, so once the
      * writer has drained its queue only the chunks being filled remain. */
@@ -170,18 +187,26 @@ void weft_finalize(void)
 
 void weft_recording_set(bool on)
 {
-    weft__gate_slow(); /* initialises on first use */
+    static pthread_mutex_t switch_mutex = PTHREAD_MUTEX_INITIALIZER;
+    bool paused;
+    weft__gate_slow(&paused); /* initialises on first use */
     if (atomic_load_explicit(&state, memory_order_relaxed) != STATE_RUNNING)
         return;
-    if (atomic_load_explicit(&weft__recording, memory_order_relaxed) == on)
+    pthread_mutex_lock(&switch_mutex);
+    if (atomic_load(&weft__paused) == !on) {
+        pthread_mutex_unlock(&switch_mutex);
         return;
+    }
     /* The switch is itself an event, so it is written while recording is
-     * on: after switching on, before switching off. */
+     * on: after switching on, before switching off. Every location then
+     * re-checks on its slow path (see pause.h for what it does there). */
     if (on)
-        atomic_store_explicit(&weft__recording, true, memory_order_release);
+        atomic_store(&weft__paused, false);
     weft__measurement_on_off(on);
     if (!on)
-        atomic_store_explicit(&weft__recording, false, memory_order_release);
+        atomic_store(&weft__paused, true);
+    weft__loc_clear_fast_all();
+    pthread_mutex_unlock(&switch_mutex);
 }
 
 void weft_flush_thread(void)
@@ -193,5 +218,6 @@ void weft_flush_thread(void)
 
 bool weft_recording_is_on(void)
 {
-    return atomic_load_explicit(&weft__recording, memory_order_relaxed);
+    return atomic_load_explicit(&weft__recording, memory_order_relaxed) &&
+           !atomic_load_explicit(&weft__paused, memory_order_relaxed);
 }

@@ -6,15 +6,23 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-/* The hot path's only check: true while events are recorded. Written with
- * release by the lifecycle functions, read relaxed by the hot path (a thread
- * that sees the switch late records or skips one more event; the event data
- * itself is ordered by the location's cursor). */
+/* True while the recorder records or is paused: initialised, tracing
+ * enabled, not finalised, no output failure. The hot path does not read it:
+ * it reads its location's `fast` flag, which every switch clears (see
+ * location.h); the slow path reads this. */
 extern atomic_bool weft__recording;
 
-/* Out-of-line part of the check: initialises on the very first event and
- * returns whether recording is on now. */
-bool weft__gate_slow(void);
+/* True while the user has paused recording (weft_recording_set(false)). */
+extern atomic_bool weft__paused;
+
+/* The slow path's check: initialises on the very first event, returns
+ * whether the recorder runs (weft__recording) and puts the pause state in
+ * *paused. */
+bool weft__gate_slow(bool *paused);
+
+/* Recording runs and is not paused (sequentially consistent loads; see
+ * weft__loc_update_fast). */
+bool weft__recording_unpaused(void);
 
 /* Writes a MeasurementOnOff event on the calling thread (events.c). */
 void weft__measurement_on_off(bool on);

@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "lifecycle.h"
+#include "metrics.h"
 #include "weft/log.h"
 #include "weft/alloc.h"
 #include "writer.h"
@@ -22,7 +24,8 @@ static size_t chunk_capacity;
 
 /* All locations, in creation order; guarded by list_mutex. */
 static pthread_mutex_t list_mutex = PTHREAD_MUTEX_INITIALIZER;
-static weft_loc *list_head, *list_tail;
+static _Atomic(weft_loc *) list_head; /* also walked without the mutex */
+static weft_loc *list_tail;
 static uint32_t list_count;
 static uint32_t next_thread_number = 1; /* 0 is the main thread's */
 
@@ -83,8 +86,7 @@ weft_loc *weft__loc_create(void)
         snprintf(name, sizeof(name), "Master thread");
     else
         snprintf(name, sizeof(name), "Thread %u", loc->thread_number);
-    if (weft_registry_location(weft_defs_global(), name, loc->thread_number, &loc->def) !=
-        WEFT_OK)
+    if (weft_registry_location(weft_defs_global(), name, loc->thread_number, &loc->def) != WEFT_OK)
         goto fail;
     weft_chunk *first = chunk_create(loc);
     if (!first)
@@ -95,16 +97,20 @@ weft_loc *weft__loc_create(void)
     install(loc, first);
 
     pthread_mutex_lock(&list_mutex);
+    /* Release: a walk without the mutex (weft__loc_clear_fast_all) sees the
+     * location complete. */
     if (list_tail)
-        list_tail->next_in_list = loc;
+        atomic_store_explicit(&list_tail->next_in_list, loc, memory_order_release);
     else
-        list_head = loc;
+        atomic_store_explicit(&list_head, loc, memory_order_release);
     list_tail = loc;
     list_count++;
     pthread_mutex_unlock(&list_mutex);
 
     pthread_setspecific(exit_key, loc);
     weft__tls_loc = loc;
+    weft__metrics_thread_start(loc);
+    weft__loc_update_fast(loc);
     return loc;
 
 fail:
@@ -124,8 +130,7 @@ static void hand_over_current(weft_loc *loc, bool mid_run)
     weft_chunk *chunk = loc->chunk;
     if (!chunk)
         return;
-    chunk->used = (size_t)(atomic_load_explicit(&loc->cursor, memory_order_relaxed) -
-                           chunk->slots);
+    chunk->used = (size_t)(atomic_load_explicit(&loc->cursor, memory_order_relaxed) - chunk->slots);
     install(loc, NULL);
     if (chunk->used > 0 && weft__writer_submit(chunk)) {
         loc->chunks_handed_over += mid_run;
@@ -214,7 +219,8 @@ out:
 
 bool weft__loc_flush(weft_loc *loc)
 {
-    if (!loc->chunk || atomic_load_explicit(&loc->cursor, memory_order_relaxed) == loc->chunk->slots)
+    if (!loc->chunk ||
+        atomic_load_explicit(&loc->cursor, memory_order_relaxed) == loc->chunk->slots)
         return true; /* nothing recorded since the last hand-over */
     return weft__loc_refill(loc, 0) != NULL;
 }
@@ -254,13 +260,46 @@ static void thread_exit(void *arg)
     pthread_mutex_unlock(&loc->mutex);
     /* An event raised later by another thread-exit handler gets a new
      * location rather than writing into this finished one. */
+    atomic_store_explicit(&loc->fast, false, memory_order_relaxed);
+    weft__metrics_thread_end(loc);
+    weft__pause_free(&loc->pause);
     weft__tls_loc = NULL;
+}
+
+static weft_loc *list_first(void)
+{
+    return atomic_load_explicit(&list_head, memory_order_acquire);
+}
+
+static weft_loc *list_next(weft_loc *loc)
+{
+    return atomic_load_explicit(&loc->next_in_list, memory_order_acquire);
+}
+
+void weft__loc_clear_fast_all(void)
+{
+    /* Sequentially consistent, with the switch of the global state before
+     * it and the owner's store-then-check in weft__loc_update_fast: either
+     * the owner sees the new state, or this store comes after its own. */
+    for (weft_loc *loc = list_first(); loc; loc = list_next(loc))
+        atomic_store(&loc->fast, false);
+}
+
+void weft__loc_update_fast(weft_loc *loc)
+{
+    if (loc->pause.depth > 0 || loc->metrics || loc->exited) {
+        atomic_store_explicit(&loc->fast, false, memory_order_relaxed);
+        return;
+    }
+    atomic_store(&loc->fast, true);
+    if (!weft__recording_unpaused())
+        atomic_store(&loc->fast, false);
 }
 
 void weft__loc_freeze_all(void)
 {
     pthread_mutex_lock(&list_mutex);
-    for (weft_loc *loc = list_head; loc; loc = loc->next_in_list) {
+    for (weft_loc *loc = list_first(); loc; loc = list_next(loc)) {
         pthread_mutex_lock(&loc->mutex);
         loc->frozen = true;
         pthread_cond_broadcast(&loc->chunk_returned);
@@ -289,16 +328,15 @@ void weft__loc_for_each(void (*fn)(weft_loc *loc, void *context), void *context)
 {
     /* Lock order: list_mutex before a location's mutex (as in freeze_all). */
     pthread_mutex_lock(&list_mutex);
-    for (weft_loc *loc = list_head; loc; loc = loc->next_in_list)
+    for (weft_loc *loc = list_first(); loc; loc = list_next(loc))
         fn(loc, context);
     pthread_mutex_unlock(&list_mutex);
 }
 
-void weft__loc_for_each_unwritten(void (*fn)(weft_loc *loc, const weft_slot *slots,
-                                             size_t count))
+void weft__loc_for_each_unwritten(void (*fn)(weft_loc *loc, const weft_slot *slots, size_t count))
 {
     pthread_mutex_lock(&list_mutex);
-    for (weft_loc *loc = list_head; loc; loc = loc->next_in_list) {
+    for (weft_loc *loc = list_first(); loc; loc = list_next(loc)) {
         const weft_slot *slots;
         size_t count = weft__loc_snapshot(loc, &slots);
         if (count > 0)

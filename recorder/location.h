@@ -22,6 +22,7 @@
 
 #include "event_codec.h"
 #include "open_scopes.h"
+#include "pause.h"
 #include "weft/definitions.h"
 
 typedef struct weft_loc weft_loc;
@@ -38,18 +39,27 @@ struct weft_loc {
     /* Hot: the owner thread's fill state. `cursor` is the next free slot;
      * the owner stores it with release after each event (weft__loc_commit)
      * so that finalisation can read a live thread's events with acquire
-     * (weft__loc_snapshot). `limit` and `chunk` change only under `mutex`. */
+     * (weft__loc_snapshot). `limit` and `chunk` change only under `mutex`.
+     * `fast` says the event path may skip every check but the bounds: it is
+     * set only by the owner (weft__loc_update_fast) and cleared by anyone
+     * who switches recording (weft__loc_clear_fast_all). */
     _Atomic(weft_slot *) cursor;
     weft_slot *limit;
     weft_chunk *chunk;
+    atomic_bool fast;
+
+    /* The owner's slow-path state: scopes opened or closed around a pause
+     * (pause.c), and the metrics read at every enter and leave (metrics.c). */
+    weft_pause_stack pause;
+    struct weft_thread_metrics *metrics;
 
     /* Cold, guarded by `mutex`: free chunks, counts, lifecycle flags. */
     pthread_mutex_t mutex;
     pthread_cond_t chunk_returned; /* signalled by weft__loc_return_chunk */
     weft_chunk *free_chunks;
     uint32_t chunks_allocated;
-    bool exited; /* the thread has ended */
-    bool frozen; /* finalisation has begun: hand nothing more over */
+    bool exited;                 /* the thread has ended */
+    bool frozen;                 /* finalisation has begun: hand nothing more over */
     uint64_t chunks_handed_over; /* full chunks, mid-run */
     uint64_t waits;
     uint64_t wait_ticks;
@@ -57,7 +67,7 @@ struct weft_loc {
     /* Constant after creation. */
     weft_location def;
     uint32_t thread_number;
-    weft_loc *next_in_list; /* all locations, newest first */
+    _Atomic(weft_loc *) next_in_list; /* all locations, oldest first */
 
     /* Owned by whoever writes OTF2 (the writer thread; at finalisation the
      * finalising thread after the writer has stopped). */
@@ -66,9 +76,9 @@ struct weft_loc {
     uint64_t events_lost; /* recorded but not written: the output failed */
     uint64_t first_time, last_time;
     weft_open_scopes open; /* regions and teams not yet closed */
-    uint32_t last_team; /* the thread team this location last joined, or
-                           WEFT_INVALID_ID: spares the registry a call per
-                           team begin (see sink.c) */
+    uint32_t last_team;    /* the thread team this location last joined, or
+                              WEFT_INVALID_ID: spares the registry a call per
+                              team begin (see sink.c) */
 };
 
 /* The calling thread's location, NULL before its first event. Initial-exec:
@@ -113,8 +123,17 @@ size_t weft__loc_snapshot(weft_loc *loc, const weft_slot **slots);
 
 /* Calls fn with every location's snapshot (see above) that holds events.
  * Only after weft__loc_freeze_all. */
-void weft__loc_for_each_unwritten(void (*fn)(weft_loc *loc, const weft_slot *slots,
-                                             size_t count));
+void weft__loc_for_each_unwritten(void (*fn)(weft_loc *loc, const weft_slot *slots, size_t count));
+
+/* Makes the location's events take the slow path until its owner
+ * re-checks them (weft__loc_update_fast), on every location: called after
+ * recording is switched off, on, or stopped. Takes no lock, so it is safe
+ * from anywhere, including the sink and a fork()ed child. */
+void weft__loc_clear_fast_all(void);
+
+/* The owner thread decides whether its events may take the fast path:
+ * recording on and not paused, no scope pending from a pause, no metrics. */
+void weft__loc_update_fast(weft_loc *loc);
 
 /* Calls fn for every location ever created, oldest first. */
 void weft__loc_for_each(void (*fn)(weft_loc *loc, void *context), void *context);

@@ -10,7 +10,17 @@
  *   exit-inside enters "outer" and "inner", records 2 pairs inside them and
  *               exits without leaving either: the recorder closes both.
  *   filtered    3 pairs of "alpha", 4 of "beta", 5 of "gamma" (the last in
- *               lifecycle_helper.c), for WEFT_FILTERING_FILE. */
+ *               lifecycle_helper.c), for WEFT_FILTERING_FILE.
+ *   metrics     the main thread and one more each run 50 times "outer"
+ *               around two "inner", doing some work and touching new memory
+ *               in each (for WEFT_METRIC_*).
+ *   pause-nested  two threads, in step through barriers, are two regions
+ *               deep when the main thread calls weft_user_off; during the
+ *               pause each leaves its inner region and enters another (the
+ *               main thread also runs 2 "work" pairs); after weft_user_on
+ *               each runs one more pair inside it and leaves everything:
+ *               main  a{ b{ |off| }b c{ work work |on| work }c }a
+ *               other x{ y{ |off| }y z{ |on| w{}w }z }x */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdio.h>
@@ -37,6 +47,81 @@ static void *short_lived(void *arg)
     (void)arg;
     pairs(1000);
     return NULL;
+}
+
+/* Some arithmetic and a fresh page or two, so that the CPU time and the
+ * page faults of the thread grow. */
+static volatile double sink_value;
+static void busy(void)
+{
+    double x = 1.0;
+    for (int i = 0; i < 200000; i++)
+        x = x * 1.000001 + 0.5 / (i + 1);
+    char *page = malloc(8192);
+    if (page) {
+        memset(page, (int)x, 8192);
+        sink_value += page[100];
+        free(page);
+    }
+    sink_value += x;
+}
+
+static void *nested_regions(void *arg)
+{
+    (void)arg;
+    for (int i = 0; i < 50; i++) {
+        WEFT_USER_REGION_BEGIN("outer");
+        for (int j = 0; j < 2; j++) {
+            WEFT_USER_REGION_BEGIN("inner");
+            busy();
+            WEFT_USER_REGION_END("inner");
+        }
+        WEFT_USER_REGION_END("outer");
+    }
+    return NULL;
+}
+
+static pthread_barrier_t step;
+
+static void *paused_other(void *arg)
+{
+    (void)arg;
+    WEFT_USER_REGION_BEGIN("x");
+    WEFT_USER_REGION_BEGIN("y");
+    pthread_barrier_wait(&step); /* 1: both are two deep */
+    pthread_barrier_wait(&step); /* 2: recording is off */
+    WEFT_USER_REGION_END("y");
+    WEFT_USER_REGION_BEGIN("z");
+    pthread_barrier_wait(&step); /* 3: before weft_user_on */
+    pthread_barrier_wait(&step); /* 4: recording is on */
+    WEFT_USER_REGION_BEGIN("w");
+    WEFT_USER_REGION_END("w");
+    WEFT_USER_REGION_END("z");
+    WEFT_USER_REGION_END("x");
+    return NULL;
+}
+
+static void pause_nested(void)
+{
+    pthread_barrier_init(&step, NULL, 2);
+    pthread_t other;
+    pthread_create(&other, NULL, paused_other, NULL);
+    WEFT_USER_REGION_BEGIN("a");
+    WEFT_USER_REGION_BEGIN("b");
+    pthread_barrier_wait(&step); /* 1 */
+    weft_user_off();
+    pthread_barrier_wait(&step); /* 2 */
+    WEFT_USER_REGION_END("b");
+    WEFT_USER_REGION_BEGIN("c");
+    pairs(2);
+    pthread_barrier_wait(&step); /* 3 */
+    weft_user_on();
+    pthread_barrier_wait(&step); /* 4 */
+    pairs(1);
+    WEFT_USER_REGION_END("c");
+    WEFT_USER_REGION_END("a");
+    pthread_join(other, NULL);
+    pthread_barrier_destroy(&step);
 }
 
 int main(int argc, char **argv)
@@ -93,6 +178,17 @@ int main(int argc, char **argv)
             WEFT_USER_REGION_END("beta");
         }
         lifecycle_gamma(5);
+        return 0;
+    }
+    if (strcmp(mode, "metrics") == 0) {
+        pthread_t other;
+        pthread_create(&other, NULL, nested_regions, NULL);
+        nested_regions(NULL);
+        pthread_join(other, NULL);
+        return 0;
+    }
+    if (strcmp(mode, "pause-nested") == 0) {
+        pause_nested();
         return 0;
     }
     if (strcmp(mode, "exit-inside") == 0) {

@@ -13,78 +13,8 @@
 #include <cmocka.h>
 
 #include "otf2_trace.h"
+#include "recorder_fixture.h"
 #include "run_program.h"
-
-static char scratch[4096];
-static char trace_dir[4300];
-
-static int setup(void **state)
-{
-    (void)state;
-    scratch_dir_create(scratch, sizeof(scratch));
-    snprintf(trace_dir, sizeof(trace_dir), "%s/trace", scratch);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    if (!getenv("WEFT_TEST_KEEP"))
-        scratch_dir_remove(scratch);
-    return 0;
-}
-
-static trace_model *load(const char *dir)
-{
-    char anchor[4400], err[512] = "";
-    snprintf(anchor, sizeof(anchor), "%s/traces.otf2", dir);
-    trace_options opt = {.keep_events = false};
-    trace_model *t = NULL;
-    if (trace_load(anchor, &opt, &t, err, sizeof(err)) != 0)
-        fail_msg("cannot read the trace in %s: %s", dir, err);
-    /* `weft check` must find every trace these tests read sound. */
-    char command[9000];
-    snprintf(command, sizeof(command), "'%s' check '%s' >'%s.check' 2>&1", WEFT_CLI, dir, dir);
-    if (system(command) != 0)
-        fail_msg("weft check finds the trace in %s unsound (see %s.check)", dir, dir);
-    return t;
-}
-
-/* Properties every weft trace has, whatever the program did. */
-static void check_sound(const trace_model *t)
-{
-    assert_true(t->has_clock_properties);
-    assert_true(t->timer_resolution >= 1000000u);
-    assert_int_equal(t->system_tree_node_count, 2);
-    assert_string_equal(t->system_tree_nodes[1].class_name, "node");
-    assert_int_equal(t->location_group_count, 1);
-    for (size_t i = 0; i < t->location_count; i++) {
-        const trace_location_stats *loc = &t->locations[i];
-        if (loc->nesting_errors)
-            fail_msg("location %s: %s", loc->name, loc->first_nesting_error);
-        if (loc->time_decreases)
-            fail_msg("location %s: %s", loc->name, loc->first_time_error);
-        assert_int_equal(loc->defined_event_count, loc->event_count);
-        assert_int_equal(loc->type, OTF2_LOCATION_TYPE_CPU_THREAD);
-        if (loc->event_count) {
-            assert_true(loc->first_time >= t->global_offset);
-            assert_true(loc->last_time <= t->global_offset + t->trace_length);
-        }
-    }
-}
-
-static uint64_t property(const trace_model *t, uint64_t location, const char *name)
-{
-    uint64_t value = 0;
-    if (!trace_location_property(t, location, name, &value))
-        fail_msg("location %llu has no property %s", (unsigned long long)location, name);
-    return value;
-}
-
-static program_run run_in_scratch(const char *const *argv, const char *const *env)
-{
-    return run_program(argv, env, scratch);
-}
 
 /* ---- 8 threads x 1,000,000 pairs, nested three deep, small buffers ------ */
 
@@ -155,17 +85,6 @@ static void test_stress_monotonic_clock(void **state)
 
 /* ---- lifecycle ----------------------------------------------------------- */
 
-static program_run run_lifecycle(const char *mode, const char *const *extra_env)
-{
-    static char dir_var[4400];
-    snprintf(dir_var, sizeof(dir_var), "WEFT_EXPERIMENT_DIRECTORY=%s", trace_dir);
-    const char *env[8] = {dir_var};
-    for (int i = 0; extra_env && extra_env[i] && i < 6; i++)
-        env[i + 1] = extra_env[i];
-    const char *argv[] = {LIFECYCLE_PROGRAM, mode, NULL};
-    return run_in_scratch(argv, env);
-}
-
 static void test_threads_that_exit_early(void **state)
 {
     (void)state;
@@ -193,8 +112,7 @@ static void test_threads_that_exit_early(void **state)
 static void test_bad_environment_values(void **state)
 {
     (void)state;
-    const char *env[] = {"WEFT_BUFFER_SIZE=lots", "WEFT_TIMER=sundial", "WEFT_VERBOSE=maybe",
-                         NULL};
+    const char *env[] = {"WEFT_BUFFER_SIZE=lots", "WEFT_TIMER=sundial", "WEFT_VERBOSE=maybe", NULL};
     program_run run = run_lifecycle("early-exit", env);
     assert_int_equal(run.exit_code, 0);
     /* One line per bad value, naming it; then the defaults do their job. */

@@ -196,11 +196,11 @@ static void test_info_table(void **state)
     (void)state;
     size_t count = 0;
     const weft_config_var *vars = weft_config_vars(&count);
-    const char *expected[] = {"WEFT_ENABLE_TRACING",      "WEFT_EXPERIMENT_DIRECTORY",
-                              "WEFT_BUFFER_SIZE",         "WEFT_TIMER",
-                              "WEFT_CLOCK_SYNC_INTERVAL", "WEFT_CLOCK_SYNC_SAME_MACHINE",
-                              "WEFT_FILTERING_FILE",      "WEFT_VERBOSE",
-                              "WEFT_WRITE_EMPTY_TRACE"};
+    const char *expected[] = {
+        "WEFT_ENABLE_TRACING", "WEFT_EXPERIMENT_DIRECTORY", "WEFT_BUFFER_SIZE",
+        "WEFT_TIMER",          "WEFT_CLOCK_SYNC_INTERVAL",  "WEFT_CLOCK_SYNC_SAME_MACHINE",
+        "WEFT_FILTERING_FILE", "WEFT_METRIC_RUSAGE",        "WEFT_METRIC_PAPI",
+        "WEFT_VERBOSE",        "WEFT_WRITE_EMPTY_TRACE"};
     assert_int_equal(count, sizeof(expected) / sizeof(expected[0]));
     for (size_t i = 0; i < count; i++) {
         assert_string_equal(vars[i].name, expected[i]);

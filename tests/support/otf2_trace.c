@@ -249,6 +249,8 @@ void trace_free(trace_model *t)
         free(t->strings[i].text);
     free(t->strings);
     free(t->regions);
+    free(t->metric_members);
+    free(t->metric_classes);
     free(t->system_tree_nodes);
     free(t->location_groups);
     free(t->location_properties);

@@ -17,6 +17,10 @@
 extern "C" {
 #endif
 
+/* Values of a METRIC event kept in a trace_event; members of a metric class kept. */
+#define TRACE_METRIC_VALUES_KEPT 4
+#define TRACE_METRIC_MEMBERS_KEPT 16
+
 /* Length of the fixed buffers that hold the first nesting and timestamp error texts. */
 #define TRACE_ERROR_TEXT_LEN 320
 
@@ -95,7 +99,8 @@ typedef struct trace_event {
             uint32_t metric; /* metric class or instance id */
             uint8_t metric_count;
             OTF2_Type metric_type; /* type of the first value */
-            uint64_t metric_value; /* raw 64 bits of the first value */
+            /* raw 64 bits of the first TRACE_METRIC_VALUES_KEPT values */
+            uint64_t metric_values[TRACE_METRIC_VALUES_KEPT];
         };
         OTF2_MeasurementMode measurement_mode; /* MEASUREMENT_ON_OFF */
         uint64_t stop_time;                    /* BUFFER_FLUSH */
@@ -123,6 +128,24 @@ typedef struct trace_region {
     OTF2_RegionRole role;
     OTF2_Paradigm paradigm;
 } trace_region;
+
+typedef struct trace_metric_member { /* a MetricMember definition */
+    uint32_t id;
+    uint32_t name_id;
+    uint32_t unit_id;
+    const char *name;
+    const char *unit;
+    OTF2_MetricType metric_type;
+    OTF2_MetricMode mode;
+    OTF2_Type value_type;
+    int64_t exponent;
+} trace_metric_member;
+
+typedef struct trace_metric_class { /* a MetricClass definition */
+    uint32_t id;
+    uint8_t member_count;
+    uint32_t members[TRACE_METRIC_MEMBERS_KEPT]; /* the first ones */
+} trace_metric_class;
 
 typedef struct trace_system_tree_node {
     uint32_t id;
@@ -245,6 +268,10 @@ typedef struct trace_model {
     size_t group_count;
     trace_comm *comms;
     size_t comm_count;
+    trace_metric_member *metric_members;
+    size_t metric_member_count;
+    trace_metric_class *metric_classes;
+    size_t metric_class_count;
     trace_location_stats *locations;
     size_t location_count;
 

@@ -43,6 +43,54 @@ static OTF2_CallbackCode on_string(void *data, OTF2_StringRef self, const char *
     return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode on_metric_member(void *data, OTF2_MetricMemberRef self,
+                                          OTF2_StringRef name, OTF2_StringRef description,
+                                          OTF2_MetricType metric_type, OTF2_MetricMode mode,
+                                          OTF2_Type value_type, OTF2_Base base, int64_t exponent,
+                                          OTF2_StringRef unit)
+{
+    trace__loader *ld = data;
+    trace_model *t = ld->model;
+    (void)description;
+    (void)base;
+    void *grown = trace__grow(t->metric_members, &ld->metric_member_cap, t->metric_member_count,
+                              sizeof *t->metric_members);
+    if (grown == NULL)
+        return out_of_memory(ld, "metric member");
+    t->metric_members = grown;
+    t->metric_members[t->metric_member_count++] = (trace_metric_member){
+        .id = self,
+        .name_id = name,
+        .unit_id = unit,
+        .metric_type = metric_type,
+        .mode = mode,
+        .value_type = value_type,
+        .exponent = exponent,
+    };
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_metric_class(void *data, OTF2_MetricRef self, uint8_t count,
+                                         const OTF2_MetricMemberRef *members,
+                                         OTF2_MetricOccurrence occurrence,
+                                         OTF2_RecorderKind recorder_kind)
+{
+    trace__loader *ld = data;
+    trace_model *t = ld->model;
+    (void)occurrence;
+    (void)recorder_kind;
+    void *grown = trace__grow(t->metric_classes, &ld->metric_class_cap, t->metric_class_count,
+                              sizeof *t->metric_classes);
+    if (grown == NULL)
+        return out_of_memory(ld, "metric class");
+    t->metric_classes = grown;
+    trace_metric_class *c = &t->metric_classes[t->metric_class_count++];
+    *c = (trace_metric_class){.id = self, .member_count = count};
+    for (uint8_t i = 0; i < count && i < TRACE_METRIC_MEMBERS_KEPT; i++)
+        c->members[i] = members[i];
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode on_region(void *data, OTF2_RegionRef self, OTF2_StringRef name,
                                    OTF2_StringRef canonical_name, OTF2_StringRef description,
                                    OTF2_RegionRole role, OTF2_Paradigm paradigm,
@@ -244,6 +292,10 @@ static int register_callbacks(trace__loader *ld, OTF2_GlobalDefReaderCallbacks *
          "SetClockPropertiesCallback"},
         {OTF2_GlobalDefReaderCallbacks_SetStringCallback(cb, on_string), "SetStringCallback"},
         {OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, on_region), "SetRegionCallback"},
+        {OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(cb, on_metric_member),
+         "SetMetricMemberCallback"},
+        {OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(cb, on_metric_class),
+         "SetMetricClassCallback"},
         {OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(cb, on_system_tree_node),
          "SetSystemTreeNodeCallback"},
         {OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(cb, on_location_group),
@@ -308,6 +360,10 @@ static void resolve_names(trace_model *t, const string_index *ix)
         t->comms[i].name = string_text(ix, t->comms[i].name_id);
     for (size_t i = 0; i < t->location_count; i++)
         t->locations[i].name = string_text(ix, t->locations[i].name_id);
+    for (size_t i = 0; i < t->metric_member_count; i++) {
+        t->metric_members[i].name = string_text(ix, t->metric_members[i].name_id);
+        t->metric_members[i].unit = string_text(ix, t->metric_members[i].unit_id);
+    }
 }
 
 static int resolve_strings(trace__loader *ld)

@@ -451,10 +451,10 @@ static OTF2_CallbackCode on_metric(OTF2_LocationRef location, OTF2_TimeStamp tim
     trace_event ev = new_event(TRACE_EVENT_METRIC, time);
     ev.metric = metric;
     ev.metric_count = count;
-    if (count > 0) {
+    if (count > 0)
         ev.metric_type = types[0];
-        ev.metric_value = values[0].unsigned_int;
-    }
+    for (uint8_t i = 0; i < count && i < TRACE_METRIC_VALUES_KEPT; i++)
+        ev.metric_values[i] = values[i].unsigned_int;
     return record(data, position, &ev);
 }
 

@@ -26,6 +26,7 @@ typedef struct trace__loader {
     bool posix_substrate; /* files laid out as <anchor without .otf2>/<location>.{def,evt} */
     size_t string_cap;
     size_t region_cap;
+    size_t metric_member_cap, metric_class_cap;
     size_t system_tree_node_cap;
     size_t location_group_cap;
     size_t location_property_cap;

@@ -123,7 +123,7 @@ static const trace_event thread0_events[] = {
      .collective_op = OTF2_COLLECTIVE_OP_ALLREDUCE, .root = OTF2_COLLECTIVE_ROOT_NONE,
      .size_sent = 8, .size_received = 16},
     {.kind = TRACE_EVENT_METRIC, .time = 1230, .metric = METRIC_CYCLES, .metric_count = 1,
-     .metric_type = OTF2_TYPE_UINT64, .metric_value = 123456},
+     .metric_type = OTF2_TYPE_UINT64, .metric_values = {123456}},
     {.kind = TRACE_EVENT_MEASUREMENT_ON_OFF, .time = 1240,
      .measurement_mode = OTF2_MEASUREMENT_OFF},
     {.kind = TRACE_EVENT_MEASUREMENT_ON_OFF, .time = 1250,
@@ -276,7 +276,7 @@ static void write_mpi_event(OTF2_EvtWriter *w, const trace_event *e)
 static void write_table_event(OTF2_EvtWriter *w, const trace_event *e, size_t index)
 {
     OTF2_Type type = e->metric_type;
-    OTF2_MetricValue value = {.unsigned_int = e->metric_value};
+    OTF2_MetricValue value = {.unsigned_int = e->metric_values[0]};
     switch (e->kind) {
     case TRACE_EVENT_ENTER:
         check(OTF2_EvtWriter_Enter(w, NULL, e->time, e->region));
@@ -846,7 +846,7 @@ static void assert_event_equal(const trace_event *want, const trace_event *got, 
         assert_int_equal(got->metric, want->metric);
         assert_int_equal(got->metric_count, want->metric_count);
         assert_int_equal(got->metric_type, want->metric_type);
-        assert_int_equal(got->metric_value, want->metric_value);
+        assert_int_equal(got->metric_values[0], want->metric_values[0]);
         break;
     case TRACE_EVENT_MEASUREMENT_ON_OFF:
         assert_int_equal(got->measurement_mode, want->measurement_mode);

@@ -31,6 +31,7 @@ typedef enum weft_config_type {
     WEFT_CONFIG_PATH,
     WEFT_CONFIG_TIMER,
     WEFT_CONFIG_DURATION,
+    WEFT_CONFIG_NAMES,
 } weft_config_type;
 
 /* clang-format off */
@@ -65,6 +66,16 @@ typedef enum weft_config_type {
       "SCOREP_FILE_NAMES_BEGIN blocks of INCLUDE and EXCLUDE rules with * and ? globs, "   \
       "or the same with WEFT_): user regions it excludes are not recorded. OpenMP and "    \
       "MPI regions are always recorded. A file that does not parse: one line, no filter.") \
+    X(METRIC_RUSAGE, metric_rusage, WEFT_CONFIG_NAMES, "",                               \
+      "Fields of getrusage recorded at every region enter and leave, comma-separated "     \
+      "(ru_utime, ru_stime, ru_maxrss, ru_minflt, ru_majflt, ru_inblock, ru_oublock, "     \
+      "ru_nvcsw, ru_nivcsw) or all. Per thread (RUSAGE_THREAD); ru_maxrss is the "          \
+      "process's. Unknown names: one line each, the others are recorded.")                 \
+    X(METRIC_PAPI, metric_papi, WEFT_CONFIG_NAMES, "",                                   \
+      "PAPI events (presets such as PAPI_TOT_CYC, or native names) recorded at every "     \
+      "region enter and leave, comma-separated, counted per thread. Events the machine "   \
+      "lacks or cannot count together: one line saying which and why; the run goes on "    \
+      "without them.")                                                                    \
     X(VERBOSE, verbose, WEFT_CONFIG_BOOL, "false",                                        \
       "Progress and diagnostics on stderr: configuration, where the trace went, "          \
       "buffer statistics.")                                                                \
@@ -81,6 +92,8 @@ typedef struct weft_config {
     uint64_t clock_sync_interval_ns; /* 0: no syncs between MPI_Init and MPI_Finalize */
     bool clock_same_machine;         /* ranks on one machine share its clock */
     const char *filtering_file;      /* NULL: no filter */
+    const char *metric_rusage;       /* NULL: none; the text as given */
+    const char *metric_papi;         /* NULL: none; the text as given */
     bool verbose;
     bool write_empty_trace;
 } weft_config;
