@@ -3,6 +3,7 @@
 
 #include <otf2/otf2.h>
 #include <pthread.h>
+#include <sys/statvfs.h>
 
 #include "archive.h"
 #include "lifecycle.h"
@@ -14,7 +15,9 @@
 static pthread_mutex_t sink_mutex = PTHREAD_MUTEX_INITIALIZER;
 static const weft_config *config;
 static bool failed; /* the output is broken: count, do not write */
+static bool out_of_space; /* the disk is nearly full: count, write only the end */
 static bool archive_tried;
+static uint32_t event_writers; /* opened so far */
 
 void weft__sink_configure(const weft_config *cfg)
 {
@@ -159,6 +162,8 @@ static OTF2_EvtWriter *evt_writer_of(weft_loc *loc)
     weft_location_def def;
     weft_registry_location_get(weft_defs_global(), loc->def, &def);
     loc->evt_writer = OTF2_Archive_GetEvtWriter(weft__archive_get(), weft_location_otf2_id(&def));
+    if (loc->evt_writer)
+        event_writers++;
     if (!loc->evt_writer) {
         weft_log_error("the OTF2 library gave no event writer for thread %u; recording stops",
                        loc->thread_number);
@@ -208,9 +213,44 @@ static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots
     return used;
 }
 
+/* What closing the archive writes besides the events OTF2 holds: global and
+ * local definitions and the anchor file, with room to spare. */
+#define DEFINITIONS_MARGIN_BYTES (2u * 1024 * 1024)
+/* Most OTF2 bytes one buffer slot becomes (an enter: about 16). */
+#define OTF2_BYTES_PER_SLOT 32u
+
+/* Whether the experiment directory's disk can take `slots` more slots of
+ * events and still everything closing the archive will write (the events
+ * OTF2 holds, the definitions). When it cannot, recording stops with one
+ * line: OTF2 cannot survive a full disk (it crashes in its close), so weft
+ * stops short of it, and the trace keeps everything written so far. */
+static bool disk_has_room(size_t slots)
+{
+    const char *dir = weft__archive_directory();
+    struct statvfs fs;
+    if (out_of_space)
+        return false;
+    if (!dir || statvfs(dir, &fs) != 0)
+        return true; /* cannot tell: go on */
+    uint64_t free_bytes = (uint64_t)fs.f_bavail * fs.f_frsize;
+    uint64_t needed = weft__archive_pending_bytes(event_writers) +
+                      (uint64_t)slots * OTF2_BYTES_PER_SLOT + DEFINITIONS_MARGIN_BYTES;
+    if (free_bytes >= needed)
+        return true;
+    weft_log_error("the disk of '%s' is full (%llu KiB free, %llu KiB needed to go on); "
+                   "recording stops, the program continues, the trace keeps what was written",
+                   dir, (unsigned long long)(free_bytes / 1024),
+                   (unsigned long long)(needed / 1024));
+    out_of_space = true;
+    weft__recording_stop_on_error();
+    return false;
+}
+
 static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
 {
     OTF2_EvtWriter *w = failed ? NULL : evt_writer_of(loc);
+    if (w && !disk_has_room(count))
+        w = NULL;
     size_t at = 0;
     uint64_t written = 0;
     while (w && at < count) {
@@ -310,7 +350,7 @@ weft_sink_totals weft__sink_finish(bool force_archive)
     }
     weft_sink_totals totals = {.archive_open = weft__archive_get() != NULL};
     weft__loc_for_each(finish_location, &totals);
-    totals.failed = failed;
+    totals.failed = failed || out_of_space;
     pthread_mutex_unlock(&sink_mutex);
     return totals;
 }

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# A trace written into a directory whose disk fills up: a 24 MiB tmpfs made
+# for the test (skipped, exit 77, where it cannot be mounted: that needs
+# root) takes a two-thread program recording ~8 million events (~100 MB of
+# trace). weft must stop recording with one line, the program must end
+# normally, and the partial trace must open, be sound and hold events.
+#
+#   run_full_disk_test.sh WEFT STRESS_PROGRAM WORKDIR
+set -uo pipefail
+weft=$1 program=$2 work=$3
+mnt=$work/disk
+if mountpoint -q "$mnt" 2>/dev/null; then umount "$mnt"; fi
+rm -rf "$work"
+mkdir -p "$mnt"
+if ! mount -t tmpfs -o size=24m weft-test "$mnt" 2>"$work/mount.err"; then
+    echo "skipped: cannot mount a small tmpfs here ($(head -1 "$work/mount.err"))"
+    exit 77
+fi
+trap 'umount "$mnt"' EXIT
+
+WEFT_EXPERIMENT_DIRECTORY="$mnt/trace" "$program" 2 2000000 >"$work/out" 2>"$work/err"
+status=$?
+cat "$work/err"
+[ $status -eq 0 ] || { echo "the program ended with status $status"; exit 1; }
+grep -q "^weft: the disk of '$mnt/trace' is full (" "$work/err" ||
+    { echo "no line saying the disk is full"; exit 1; }
+grep -q "events were recorded but could not be written; the trace is incomplete" "$work/err" ||
+    { echo "no line counting the events that were not written"; exit 1; }
+[ "$(wc -l <"$work/err")" -eq 2 ] || { echo "expected exactly two lines on stderr"; exit 1; }
+"$weft" check "$mnt/trace" >"$work/check.out" || { cat "$work/check.out"; exit 1; }
+cat "$work/check.out"
+events=$(sed -n 's/^weft check: sound: \([0-9]*\) events.*/\1/p' "$work/check.out")
+[ "${events:-0}" -gt 100000 ] || { echo "only ${events:-0} events in the partial trace"; exit 1; }
+otf2-print "$mnt/trace/traces.otf2" >/dev/null || { echo "otf2-print cannot read the trace"; exit 1; }
+echo "full disk: program ended normally, partial trace of $events events opens"
