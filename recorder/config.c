@@ -245,6 +245,15 @@ static void read_duration(const char *name, const char *text, const char *def, u
         *field = value;
 }
 
+/* A size that bounds something, or 0 for no bound. */
+static void read_limit(const char *name, const char *text, const char *def, uint64_t *field)
+{
+    *field = 0;
+    if (!text || strcmp(text, "0") == 0)
+        return;
+    read_size(name, text, def, field);
+}
+
 /* A list of names, parsed by whoever uses it; empty is the same as unset. */
 static void read_names(const char *name, const char *text, const char *def, const char **field)
 {
@@ -259,6 +268,7 @@ static void read_names(const char *name, const char *text, const char *def, cons
 #define READ_WEFT_CONFIG_TIMER read_timer
 #define READ_WEFT_CONFIG_DURATION read_duration
 #define READ_WEFT_CONFIG_NAMES read_names
+#define READ_WEFT_CONFIG_LIMIT read_limit
 
 void weft_config_load(weft_config *cfg)
 {

@@ -76,7 +76,7 @@ static void init_once_fn(void)
     weft__filter_load(config.filtering_file);
     weft__metrics_configure(&config);
     weft_clock_init(config.timer);
-    weft__loc_configure(config.buffer_size);
+    weft__loc_configure(config.buffer_size, config.total_memory);
     weft__sink_configure(&config);
     pthread_atfork(NULL, NULL, in_forked_child);
     atexit(finalize_at_exit);

@@ -22,6 +22,11 @@ __thread weft_loc *weft__tls_loc __attribute__((tls_model("initial-exec")));
 /* Chunk geometry, set once by weft__loc_configure before any location. */
 static size_t chunk_capacity;
 
+/* WEFT_TOTAL_MEMORY: chunks of all locations together stay within
+ * `memory_bound` bytes (0: no bound), except each location's first. */
+static uint64_t memory_bound;
+static _Atomic uint64_t memory_in_chunks;
+
 /* All locations, in creation order; guarded by list_mutex. */
 static pthread_mutex_t list_mutex = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic(weft_loc *) list_head; /* also walked without the mutex */
@@ -34,18 +39,25 @@ static pthread_key_t exit_key;
 
 static void thread_exit(void *arg);
 
-void weft__loc_configure(uint64_t buffer_bytes)
+static size_t chunk_bytes(void)
+{
+    return sizeof(weft_chunk) + chunk_capacity * sizeof(weft_slot);
+}
+
+void weft__loc_configure(uint64_t buffer_bytes, uint64_t total_bytes)
 {
     uint64_t chunk_bytes = buffer_bytes / CHUNKS_PER_LOCATION;
     chunk_capacity = (size_t)((chunk_bytes - sizeof(weft_chunk)) / sizeof(weft_slot));
+    memory_bound = total_bytes;
     pthread_key_create(&exit_key, thread_exit);
 }
 
 static weft_chunk *chunk_create(weft_loc *owner)
 {
-    weft_chunk *chunk = weft_alloc(sizeof(weft_chunk) + chunk_capacity * sizeof(weft_slot));
+    weft_chunk *chunk = weft_alloc(chunk_bytes());
     if (!chunk)
         return NULL;
+    atomic_fetch_add(&memory_in_chunks, chunk_bytes());
     /* Touch every page now, in the slow path, rather than fault on the hot
      * path later. */
     memset(chunk->slots, 0, chunk_capacity * sizeof(weft_slot));
@@ -140,6 +152,28 @@ static void hand_over_current(weft_loc *loc, bool mid_run)
     loc->free_chunks = chunk;
 }
 
+static void chunk_free(weft_chunk *chunk)
+{
+    atomic_fetch_sub(&memory_in_chunks, chunk_bytes());
+    weft_free(chunk);
+}
+
+/* Whether one more chunk stays within WEFT_TOTAL_MEMORY. The check and the
+ * allocation are not one step, so threads racing here may pass the bound by
+ * a chunk each; it is a budget, not a hard limit. */
+static bool within_memory_bound(void)
+{
+    if (memory_bound == 0 ||
+        atomic_load_explicit(&memory_in_chunks, memory_order_relaxed) + chunk_bytes() <=
+            memory_bound)
+        return true;
+    static atomic_bool reported;
+    if (!atomic_exchange(&reported, true))
+        weft_log_verbose("WEFT_TOTAL_MEMORY is reached: threads now wait for their buffers to "
+                         "be written instead of taking more memory");
+    return false;
+}
+
 static void report_growth_once(void)
 {
     static atomic_bool reported;
@@ -163,7 +197,7 @@ static weft_chunk *take_free(weft_loc *loc, uint64_t *wait_start)
             chunk->next = NULL;
             return chunk;
         }
-        if (loc->chunks_allocated < CHUNKS_PER_LOCATION) {
+        if (loc->chunks_allocated < CHUNKS_PER_LOCATION && within_memory_bound()) {
             chunk = chunk_create(loc);
             if (chunk) {
                 loc->chunks_allocated++;
@@ -233,7 +267,7 @@ void weft__loc_return_chunk(weft_chunk *chunk)
     if (loc->exited) {
         /* Nobody will fill it again: give the memory back. */
         loc->chunks_allocated--;
-        weft_free(chunk);
+        chunk_free(chunk);
     } else {
         chunk->next = loc->free_chunks;
         loc->free_chunks = chunk;
@@ -255,7 +289,7 @@ static void thread_exit(void *arg)
         weft_chunk *chunk = loc->free_chunks;
         loc->free_chunks = chunk->next;
         loc->chunks_allocated--;
-        weft_free(chunk);
+        chunk_free(chunk);
     }
     pthread_mutex_unlock(&loc->mutex);
     /* An event raised later by another thread-exit handler gets a new

@@ -86,8 +86,9 @@ struct weft_loc {
  * for exactly this case (one pointer). */
 extern __thread weft_loc *weft__tls_loc __attribute__((tls_model("initial-exec")));
 
-/* Sets the chunk geometry from the buffer size; call once at init. */
-void weft__loc_configure(uint64_t buffer_bytes);
+/* Sets the chunk geometry from the buffer size per location and the bound
+ * on all locations' chunks together (0: none); call once at init. */
+void weft__loc_configure(uint64_t buffer_bytes, uint64_t total_bytes);
 
 /* Creates the calling thread's location with its first chunk and stores it
  * in weft__tls_loc; NULL (reported once) when out of memory. */

@@ -18,16 +18,19 @@
 
 /* ---- 8 threads x 1,000,000 pairs, nested three deep, small buffers ------ */
 
-static void check_stress(const char *timer, int threads, long pairs, const char *buffer)
+static void check_stress(const char *timer, int threads, long pairs, const char *buffer,
+                         const char *total_memory)
 {
     char dir_var[4400], threads_arg[16], pairs_arg[32], buffer_var[64], timer_var[64];
+    char total_var[64];
+    snprintf(total_var, sizeof(total_var), "WEFT_TOTAL_MEMORY=%s", total_memory);
     snprintf(dir_var, sizeof(dir_var), "WEFT_EXPERIMENT_DIRECTORY=%s", trace_dir);
     snprintf(buffer_var, sizeof(buffer_var), "WEFT_BUFFER_SIZE=%s", buffer);
     snprintf(timer_var, sizeof(timer_var), "WEFT_TIMER=%s", timer);
     snprintf(threads_arg, sizeof(threads_arg), "%d", threads);
     snprintf(pairs_arg, sizeof(pairs_arg), "%ld", pairs);
     const char *argv[] = {STRESS_PROGRAM, threads_arg, pairs_arg, NULL};
-    const char *env[] = {dir_var, buffer_var, timer_var, NULL};
+    const char *env[] = {dir_var, buffer_var, timer_var, total_var, NULL};
     program_run run = run_in_scratch(argv, env);
     assert_int_equal(run.exit_code, 0);
     if (run.stderr_lines)
@@ -70,7 +73,7 @@ static void check_stress(const char *timer, int threads, long pairs, const char 
 static void test_stress_eight_threads(void **state)
 {
     (void)state;
-    check_stress("auto", 8, 1000000, "1M");
+    check_stress("auto", 8, 1000000, "1M", "0");
     /* otf2-print, the reference reader, reads the whole trace. */
     char command[4600];
     snprintf(command, sizeof(command), "otf2-print %s/traces.otf2 > /dev/null", trace_dir);
@@ -80,7 +83,16 @@ static void test_stress_eight_threads(void **state)
 static void test_stress_monotonic_clock(void **state)
 {
     (void)state;
-    check_stress("monotonic", 2, 200000, "64K");
+    check_stress("monotonic", 2, 200000, "64K", "0");
+}
+
+/* WEFT_TOTAL_MEMORY far below 8 threads x WEFT_BUFFER_SIZE: the threads
+ * share 2M (16 parts of 128K) and wait for the writer instead of taking
+ * more; every event is still in the trace. */
+static void test_stress_total_memory(void **state)
+{
+    (void)state;
+    check_stress("auto", 8, 400000, "1M", "2M");
 }
 
 /* ---- lifecycle ----------------------------------------------------------- */
@@ -351,6 +363,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         TEST(test_stress_eight_threads),
         TEST(test_stress_monotonic_clock),
+        TEST(test_stress_total_memory),
         TEST(test_threads_that_exit_early),
         TEST(test_bad_environment_values),
         TEST(test_unwritable_directory),

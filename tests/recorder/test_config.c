@@ -191,6 +191,37 @@ static void test_load_defaults_and_fallbacks(void **state)
     unsetenv("WEFT_CLOCK_SYNC_INTERVAL");
 }
 
+/* WEFT_TOTAL_MEMORY: 0 or unset is no bound; a size bounds; a bad or too
+ * small one falls back to no bound. The metric lists are kept as given,
+ * empty ones dropped. */
+static void test_total_memory_and_metric_lists(void **state)
+{
+    (void)state;
+    weft_config cfg;
+    unsetenv("WEFT_TOTAL_MEMORY");
+    unsetenv("WEFT_METRIC_RUSAGE");
+    weft_config_load(&cfg);
+    assert_int_equal(cfg.total_memory, 0);
+    assert_null(cfg.metric_rusage);
+    const struct {
+        const char *text;
+        uint64_t want;
+    } cases[] = {{"0", 0}, {"64M", 64u << 20}, {"1G", 1u << 30}, {"lots", 0}, {"1K", 0}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        setenv("WEFT_TOTAL_MEMORY", cases[i].text, 1);
+        weft_config_load(&cfg);
+        assert_int_equal(cfg.total_memory, cases[i].want);
+    }
+    unsetenv("WEFT_TOTAL_MEMORY");
+    setenv("WEFT_METRIC_RUSAGE", " , ", 1);
+    weft_config_load(&cfg);
+    assert_null(cfg.metric_rusage);
+    setenv("WEFT_METRIC_RUSAGE", "ru_utime,ru_stime", 1);
+    weft_config_load(&cfg);
+    assert_string_equal(cfg.metric_rusage, "ru_utime,ru_stime");
+    unsetenv("WEFT_METRIC_RUSAGE");
+}
+
 static void test_info_table(void **state)
 {
     (void)state;
@@ -198,7 +229,7 @@ static void test_info_table(void **state)
     const weft_config_var *vars = weft_config_vars(&count);
     const char *expected[] = {
         "WEFT_ENABLE_TRACING", "WEFT_EXPERIMENT_DIRECTORY", "WEFT_BUFFER_SIZE",
-        "WEFT_TIMER",          "WEFT_CLOCK_SYNC_INTERVAL",  "WEFT_CLOCK_SYNC_SAME_MACHINE",
+        "WEFT_TOTAL_MEMORY",   "WEFT_TIMER",          "WEFT_CLOCK_SYNC_INTERVAL",  "WEFT_CLOCK_SYNC_SAME_MACHINE",
         "WEFT_FILTERING_FILE", "WEFT_METRIC_RUSAGE",        "WEFT_METRIC_PAPI",
         "WEFT_VERBOSE",        "WEFT_WRITE_EMPTY_TRACE"};
     assert_int_equal(count, sizeof(expected) / sizeof(expected[0]));
@@ -216,6 +247,7 @@ int main(void)
         cmocka_unit_test(test_durations),
         cmocka_unit_test(test_bools_and_timers),
         cmocka_unit_test(test_load_defaults_and_fallbacks),
+        cmocka_unit_test(test_total_memory_and_metric_lists),
         cmocka_unit_test(test_info_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -32,6 +32,7 @@ typedef enum weft_config_type {
     WEFT_CONFIG_TIMER,
     WEFT_CONFIG_DURATION,
     WEFT_CONFIG_NAMES,
+    WEFT_CONFIG_LIMIT,
 } weft_config_type;
 
 /* clang-format off */
@@ -48,6 +49,12 @@ typedef enum weft_config_type {
       "64K. Full parts go to a background writer; a thread waits only when all of its "    \
       "memory is waiting to be written, and that wait appears in the trace as a buffer "   \
       "flush.")                                                                           \
+    X(TOTAL_MEMORY, total_memory, WEFT_CONFIG_LIMIT, "0",                                 \
+      "Event-buffer memory of the whole process, with unit K, M or G; 0: no bound but "    \
+      "WEFT_BUFFER_SIZE per thread. Within the bound threads share the memory; a thread "  \
+      "that would exceed it waits for its buffers to be written instead (each thread "     \
+      "always gets one part of WEFT_BUFFER_SIZE / 8). OTF2 adds up to 4M per thread "      \
+      "while writing.")                                                                   \
     X(TIMER, timer, WEFT_CONFIG_TIMER, "auto",                                            \
       "Event clock: tsc (invariant time-stamp counter, calibrated against "                \
       "CLOCK_MONOTONIC), monotonic (clock_gettime) or auto (tsc when the CPU has an "      \
@@ -88,6 +95,7 @@ typedef struct weft_config {
     bool enable_tracing;
     const char *experiment_directory; /* NULL: generate a name */
     uint64_t buffer_size;
+    uint64_t total_memory; /* 0: no bound */
     weft_timer_kind timer;
     uint64_t clock_sync_interval_ns; /* 0: no syncs between MPI_Init and MPI_Finalize */
     bool clock_same_machine;         /* ranks on one machine share its clock */
