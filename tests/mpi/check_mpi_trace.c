@@ -48,6 +48,43 @@ static void check_expected_calls(const mpi_ctx *ctx, const mpi_scenario *s)
     }
 }
 
+/* With WEFT_METRIC_RUSAGE set for the run (a list of names): one metric
+ * class of that many members in the unified definitions, and on every
+ * location one METRIC event of it right before each enter and leave. */
+static void check_metrics(const trace_model *t)
+{
+    const char *names = getenv("WEFT_METRIC_RUSAGE");
+    if (!names)
+        return;
+    unsigned members = 1;
+    for (const char *c = names; *c; c++)
+        members += *c == ',';
+    if (t->metric_class_count != 1 || t->metric_classes[0].member_count != members) {
+        mpi_fail("metrics: %zu metric classes, expected one of %u members", t->metric_class_count,
+                 members);
+        return;
+    }
+    for (size_t l = 0; l < t->location_count; l++) {
+        const trace_location_stats *loc = &t->locations[l];
+        uint64_t regions = loc->kind_counts[TRACE_EVENT_ENTER] + loc->kind_counts[TRACE_EVENT_LEAVE];
+        if (loc->kind_counts[TRACE_EVENT_METRIC] != regions)
+            mpi_fail("metrics: %s has %llu METRIC events for %llu enters and leaves", loc->name,
+                     (unsigned long long)loc->kind_counts[TRACE_EVENT_METRIC],
+                     (unsigned long long)regions);
+        for (size_t i = 0; i + 1 < loc->event_count; i++) {
+            const trace_event *e = &loc->events[i];
+            if (e->kind == TRACE_EVENT_METRIC &&
+                (e->metric != t->metric_classes[0].id ||
+                 (loc->events[i + 1].kind != TRACE_EVENT_ENTER &&
+                  loc->events[i + 1].kind != TRACE_EVENT_LEAVE))) {
+                mpi_fail("metrics: %s: event %zu is not a METRIC of the class before an enter or "
+                         "leave", loc->name, i);
+                break;
+            }
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4 || argc > 6) {
@@ -89,6 +126,7 @@ int main(int argc, char **argv)
         mpi_check_collective_sequences(&ctx);
         if (s->check != NULL)
             s->check(&ctx);
+        check_metrics(t);
         printf("check_mpi_trace: %s on %ld ranks: %zu locations, %" PRIu64 " events, %" PRIu64
                " messages matched\n",
                s->name, ranks, t->location_count, trace_total_events(t), ctx.messages);
