@@ -41,6 +41,11 @@ static void print_help(void)
            "  --keep          keep the work directory (instrumented sources, the region\n"
            "                  initialisation unit) and print its path on stderr\n"
            "  --keep-untied   keep untied tasks untied (by default OPARI2 makes them tied)\n"
+           "  --opari1[=PREFIX]  instrument with OPARI 1.1 (the POMP of 2001) instead of\n"
+           "                  OPARI2: PREFIX/bin/opari, PREFIX/include/pomp_lib.h; without\n"
+           "                  PREFIX, the opari on PATH. C and C++ only. As OPARI 1 does, it\n"
+           "                  writes SOURCE.opari.inc beside each source and numbers the\n"
+           "                  regions of a program in ./opari.rc\n"
            "  -v, --verbose   print each command weft compile runs on stderr\n"
            "  -h, --help      show this help\n"
            "  --              ends the options; COMPILER follows\n");
@@ -50,6 +55,8 @@ typedef struct options {
     bool keep;
     bool verbose;
     bool keep_untied;
+    bool opari1;
+    const char *opari1_prefix; /* NULL: from PATH */
 } options;
 
 /* Reads weft compile's options; returns the index of COMPILER in ARGV, 0
@@ -75,6 +82,12 @@ static int parse_options(int argc, char **argv, options *opts)
             opts->verbose = true;
         else if (strcmp(arg, "--keep-untied") == 0)
             opts->keep_untied = true;
+        else if (strcmp(arg, "--opari1") == 0)
+            opts->opari1 = true;
+        else if (strncmp(arg, "--opari1=", 9) == 0 && arg[9] != '\0') {
+            opts->opari1 = true;
+            opts->opari1_prefix = arg + 9;
+        }
         else {
             weft__cli_usage_error("compile",
                                   "unknown option '%s' (the compiler's options go "
@@ -241,7 +254,7 @@ static bool unreadable_source(const weft_compile_plan *plan)
 
 int weft__cli_compile(int argc, char **argv)
 {
-    options opts = {false, false, false};
+    options opts = {0};
     int first = parse_options(argc, argv, &opts);
     if (first <= 0)
         return first == 0 ? WEFT_CLI_EXIT_OK : WEFT_CLI_EXIT_USAGE;
@@ -267,8 +280,11 @@ int weft__cli_compile(int argc, char **argv)
             fprintf(stderr, "weft compile: %s; running the command unchanged\n", plan.pass_reason);
         status = weft__compile_run_step(&ctx, plan.argv, -1, -1, NULL);
     } else {
-        status = run_plan(&ctx, opts.keep);
+        status = opts.opari1 ? weft__compile_opari1_setup(&ctx, opts.opari1_prefix) : 0;
+        if (!status)
+            status = run_plan(&ctx, opts.keep);
     }
+    weft__compile_opari1_clear(&ctx);
     weft__compile_plan_clear(&plan);
     /* Interrupted: the work directory is gone; die of the same signal. */
     weft__compile_signal_reraise();

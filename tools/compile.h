@@ -18,9 +18,15 @@ typedef struct weft_compile_ctx {
     bool keep_untied;                /* --keep-untied: opari2 --omp-task-untied=keep */
     char *work_dir;                  /* owned; created by compile.c, no trailing slash */
     unsigned next_dir;               /* the work_dir/sN subdirectories made so far */
-    weft_compile_argv opari2_cflags; /* opari2-config --cflags, read once */
+    weft_compile_argv opari2_cflags; /* opari2-config --cflags (with --opari1:
+                                        OPARI 1's), made once */
     bool have_cflags;
     char **objects; /* plan->argc entries: the object made from argv[i], owned */
+    /* --opari1: OPARI 1 instead of OPARI2 (compile_opari1.c); all NULL otherwise */
+    char *opari1_prefix;  /* its install prefix */
+    char *opari1_program; /* PREFIX/bin/opari */
+    char *opari1_include; /* PREFIX/include, for pomp_lib.h */
+    char *opari1_rc;      /* opari.rc in the current directory */
 } weft_compile_ctx;
 
 /* Each step returns the exit status `weft compile` should end with: 0 when
@@ -54,6 +60,23 @@ int weft__compile_exit_status(const char *program, weft_compile_exit exit, const
 /* Reports that the argument vector could not be built (out of memory);
  * returns 1. */
 int weft__compile_no_memory(void);
+
+/* --opari1: finds OPARI 1 (under GIVEN_PREFIX, or from `opari` on PATH
+ * when NULL) and checks it has bin/opari and include/pomp_lib.h; reported
+ * when not. weft__compile_opari1_clear frees what it set. */
+int weft__compile_opari1_setup(weft_compile_ctx *ctx, const char *given_prefix);
+void weft__compile_opari1_clear(weft_compile_ctx *ctx);
+
+/* Runs OPARI 1 on SOURCE (C or C++; Fortran is refused with one line) into
+ * COPY, with OPARI 1's files (SOURCE.opari.inc, ./opari.rc) where it keeps
+ * them. */
+int weft__compile_opari1_instrument(weft_compile_ctx *ctx, const char *source,
+                                    weft_compile_lang lang, const char *copy);
+
+/* Writes OPARI 1's descriptor table of this directory's opari.rc into
+ * TABLE_SOURCE; -1 (nothing written, nothing said) when there is no
+ * opari.rc. */
+int weft__compile_opari1_table(weft_compile_ctx *ctx, const char *table_source);
 
 /* What to say when OPARI2's programs cannot be started. */
 #define WEFT_COMPILE_OPARI2_HINT                                                                   \

@@ -94,3 +94,29 @@ weft_status weft__compile_copy_fix_lines(const char *copy, const char *source)
     free(fixed);
     return status;
 }
+
+weft_status weft__compile_copy_replace_literal(const char *path, const char *old, const char *new)
+{
+    weft_compile_text in = {0}, out = {0};
+    weft_status status = weft__compile_text_read(path, &in);
+    if (status != WEFT_OK) {
+        weft__compile_text_free(&in);
+        return status;
+    }
+    size_t old_len = strlen(old);
+    weft__compile_text_put(&out, "", 0);
+    for (const char *at = in.text; *at;) {
+        if (at[0] == '"' && strncmp(at + 1, old, old_len) == 0 && at[1 + old_len] == '"') {
+            weft__compile_text_put(&out, "\"", 1);
+            put_c_string(&out, new);
+            weft__compile_text_put(&out, "\"", 1);
+            at += old_len + 2;
+        } else {
+            weft__compile_text_put(&out, at++, 1);
+        }
+    }
+    status = out.failed ? WEFT_ERR_NO_MEMORY : weft__compile_text_write(path, out.text);
+    weft__compile_text_free(&in);
+    weft__compile_text_free(&out);
+    return status;
+}

@@ -19,4 +19,10 @@ char *weft__compile_copy_rewrite_lines(const char *text, const char *source);
  * (errno tells why), WEFT_ERR_NOT_FOUND or WEFT_ERR_NO_MEMORY. */
 weft_status weft__compile_copy_fix_lines(const char *copy, const char *source);
 
+/* Replaces, in the file PATH, every C string literal "OLD" (exactly) by one
+ * holding NEW (escaped). For OPARI 1's region descriptors, which name the
+ * file opari was given. Returns as weft__compile_copy_fix_lines. */
+weft_status weft__compile_copy_replace_literal(const char *path, const char *old,
+                                               const char *new);
+
 #endif /* WEFT_TOOLS_COMPILE_COPY_H */

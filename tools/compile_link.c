@@ -29,6 +29,15 @@
 #error "WEFT_BUILD_MPI_LIBDIR (libweft-mpi.so's build-tree directory, or \"\") must be defined"
 #endif
 
+/* DIR/NAME.SUFFIX, malloc'ed. */
+static char *join_suffix(const char *dir, const char *name, const char *suffix)
+{
+    char *out = malloc(strlen(dir) + strlen(name) + strlen(suffix) + 2);
+    if (out)
+        sprintf(out, "%s/%s%s", dir, name, suffix);
+    return out;
+}
+
 static bool is_file(const char *path)
 {
     struct stat st;
@@ -345,6 +354,8 @@ static int compile_init_unit(const weft_compile_ctx *ctx, const char *source, co
     }
     if (plan->shared)
         weft__compile_argv_push(&argv, "-fPIC");
+    if (ctx->opari1_include) /* OPARI 1's table includes its pomp_lib.h */
+        weft__compile_argv_push2(&argv, "-I", ctx->opari1_include);
     weft__compile_argv_push(&argv, "-x");
     weft__compile_argv_push(&argv, "c");
     weft__compile_argv_push(&argv, "-c");
@@ -363,7 +374,8 @@ static int compile_init_unit(const weft_compile_ctx *ctx, const char *source, co
 static void push_weft_libraries(weft_compile_argv *argv, const char *init_object,
                                 const char *libdir, const char *mpi_libdir)
 {
-    weft__compile_argv_push(argv, init_object);
+    if (init_object)
+        weft__compile_argv_push(argv, init_object);
     weft__compile_argv_push2(argv, "-L", libdir);
     if (mpi_libdir && strcmp(mpi_libdir, libdir) != 0)
         weft__compile_argv_push2(argv, "-L", mpi_libdir);
@@ -416,8 +428,10 @@ static void link_command(const weft_compile_ctx *ctx, const char *init_object, c
 int weft__compile_link(weft_compile_ctx *ctx)
 {
     weft_compile_argv files = {0}, argv = {0};
-    char *init_source = join(ctx->work_dir, "pomp2_init_regions.c");
-    char *init_object = join(ctx->work_dir, "pomp2_init_regions.o");
+    /* POMP2's region-initialisation unit, or OPARI 1's descriptor table. */
+    const char *unit = ctx->opari1_prefix ? "opari_tab" : "pomp2_init_regions";
+    char *init_source = join_suffix(ctx->work_dir, unit, ".c");
+    char *init_object = join_suffix(ctx->work_dir, unit, ".o");
     char *libdir = find_libdir();
     char *mpi_libdir = NULL;
     int status = 1;
@@ -435,13 +449,20 @@ int weft__compile_link(weft_compile_ctx *ctx)
         status = weft__compile_no_memory();
         goto fail;
     }
-    nm_inputs(ctx, &files);
-    if (!weft__compile_argv_ok(&files)) {
-        status = weft__compile_no_memory();
-        goto fail;
+    if (ctx->opari1_prefix) {
+        /* OPARI 1's descriptor table instead of POMP2's initialisation unit. */
+        status = weft__compile_opari1_table(ctx, init_source);
+        if (status == -1) {
+            status = 0;
+            free(init_object);
+            init_object = NULL;
+        }
+    } else {
+        nm_inputs(ctx, &files);
+        status = weft__compile_argv_ok(&files) ? write_init_source(ctx, &files, init_source)
+                                               : weft__compile_no_memory();
     }
-    status = write_init_source(ctx, &files, init_source);
-    if (!status)
+    if (!status && init_object)
         status = compile_init_unit(ctx, init_source, init_object);
     if (status)
         goto fail;

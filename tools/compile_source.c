@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "compile_copy.h"
 #include "compile_depfile.h"
@@ -138,6 +139,18 @@ static int load_cflags(weft_compile_ctx *ctx)
 {
     if (ctx->have_cflags)
         return 0;
+    if (ctx->opari1_prefix) {
+        /* OPARI 1: its pomp_lib.h, and the current directory, where the
+         * .opari.inc files are named from (their names as opari was given). */
+        char cwd[4096];
+        weft__compile_argv_push2(&ctx->opari2_cflags, "-I", ctx->opari1_include);
+        weft__compile_argv_push(&ctx->opari2_cflags, "-iquote");
+        weft__compile_argv_push(&ctx->opari2_cflags, getcwd(cwd, sizeof(cwd)) ? cwd : ".");
+        if (!weft__compile_argv_ok(&ctx->opari2_cflags))
+            return weft__compile_no_memory();
+        ctx->have_cflags = true;
+        return 0;
+    }
     char *argv[] = {"opari2-config", "--cflags", NULL};
     if (ctx->verbose)
         weft__compile_print_command(stderr, argv, NULL);
@@ -251,7 +264,8 @@ int weft__compile_source(weft_compile_ctx *ctx, int index)
         status = weft__compile_no_memory();
         goto fail;
     }
-    status = run_opari2(ctx, source, lang, copy);
+    status = ctx->opari1_prefix ? weft__compile_opari1_instrument(ctx, source, lang, copy)
+                                : run_opari2(ctx, source, lang, copy);
     if (status)
         goto fail;
     status = fix_lines(copy, source);

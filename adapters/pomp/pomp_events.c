@@ -43,7 +43,11 @@ void weft__pomp_sync_exit(void **handle, pomp_task old_task, pomp_part part)
 /* Inside the critical section: Acquire, then Enter sblock. */
 void weft__pomp_critical_begin(void **handle)
 {
-    const pomp_region *r = weft__pomp_region_known(handle);
+    weft__pomp_critical_acquired(weft__pomp_region_known(handle));
+}
+
+void weft__pomp_critical_acquired(const pomp_region *r)
+{
     if (r->lock_id != UINT32_MAX)
         weft_lock_acquire(WEFT_PARADIGM_OPENMP, r->lock_id, weft_lock_next_order(r->lock_id));
     weft__pomp_enter_part(r, POMP_BLOCK);
@@ -52,7 +56,11 @@ void weft__pomp_critical_begin(void **handle)
 /* Still inside: Leave sblock, then Release. */
 void weft__pomp_critical_end(void **handle)
 {
-    const pomp_region *r = weft__pomp_region_known(handle);
+    weft__pomp_critical_releasing(weft__pomp_region_known(handle));
+}
+
+void weft__pomp_critical_releasing(const pomp_region *r)
+{
     weft__pomp_leave_part(r, POMP_BLOCK);
     if (r->lock_id != UINT32_MAX)
         weft_lock_release(WEFT_PARADIGM_OPENMP, r->lock_id, weft_lock_current_order(r->lock_id));

@@ -21,6 +21,9 @@ void weft__pomp_sync_exit(void **handle, pomp_task old_task, pomp_part part);
 
 void weft__pomp_critical_begin(void **handle);
 void weft__pomp_critical_end(void **handle);
+/* The same for a construct already resolved. */
+void weft__pomp_critical_acquired(const pomp_region *r);
+void weft__pomp_critical_releasing(const pomp_region *r);
 
 /* Tasks; untied: called through POMP2_Untied_task_* (regions TASK_UNTIED). */
 void weft__pomp_task_create_begin(void **handle, pomp_task *new_task, pomp_task *old_task,

@@ -43,6 +43,10 @@ typedef struct pomp_region {
  * shared "unknown construct" region is returned, never NULL. */
 const pomp_region *weft__pomp_region_of(void **handle, const char *ctc, size_t ctc_len);
 
+/* The same from a construct description another dialect made (POMP 1's
+ * descriptors); described may not be NULL. */
+const pomp_region *weft__pomp_region_described(void **handle, const weft_ctc_region *described);
+
 /* The same for calls that carry no CTC string (the handle was set by an
  * earlier call or by POMP2_Init_regions). */
 const pomp_region *weft__pomp_region_known(void **handle);

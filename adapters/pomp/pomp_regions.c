@@ -123,18 +123,16 @@ static void report_malformed(const weft_ctc_region *ctc, const char *text, size_
                    reports == MAX_REPORTS ? " (further malformed strings are not reported)" : "");
 }
 
-/* Builds the pomp_region of a CTC string; NULL when out of memory. */
-static pomp_region *create(const char *text, size_t len)
+/* Builds the pomp_region a construct description asks for; NULL when out
+ * of memory. */
+static pomp_region *create_described(const weft_ctc_region *described)
 {
-    weft_ctc_region ctc;
-    if (weft_ctc_parse(text, len, &ctc) != WEFT_OK && len > 0)
-        report_malformed(&ctc, text, len);
     pomp_region *r = weft_calloc(1, sizeof(*r));
     if (!r)
         return NULL;
+    const weft_ctc_region ctc = *described;
     char file[4096];
     snprintf(file, sizeof(file), "%.*s", (int)ctc.file.len, ctc.file.len ? ctc.file.text : "");
-
     weft_ctc_construct construct =
         ctc.construct < WEFT_CTC_CONSTRUCT_COUNT ? ctc.construct : WEFT_CTC_UNKNOWN;
     const construct_shape *shape = &shapes[construct];
@@ -175,6 +173,15 @@ static pomp_region *create(const char *text, size_t len)
     return r;
 }
 
+/* Builds the pomp_region of a CTC string; NULL when out of memory. */
+static pomp_region *create(const char *text, size_t len)
+{
+    weft_ctc_region ctc;
+    if (weft_ctc_parse(text, len, &ctc) != WEFT_OK && len > 0)
+        report_malformed(&ctc, text, len);
+    return create_described(&ctc);
+}
+
 /* The construct used when a handle cannot be resolved. */
 static const pomp_region *unknown_region(void)
 {
@@ -192,13 +199,15 @@ static const pomp_region *unknown_region(void)
     return unknown ? unknown : &none;
 }
 
-/* Under assign_mutex: sets *handle unless another thread did. */
-static const pomp_region *assign_locked(void **handle, const char *ctc, size_t ctc_len)
+/* Under assign_mutex: sets *handle unless another thread did, from the
+ * description (when not NULL) or the CTC string. */
+static const pomp_region *assign_locked(void **handle, const char *ctc, size_t ctc_len,
+                                        const weft_ctc_region *described)
 {
     pomp_region *r = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
     if (r)
         return r;
-    r = ctc ? create(ctc, ctc_len) : NULL;
+    r = described ? create_described(described) : ctc ? create(ctc, ctc_len) : NULL;
     if (!r)
         return unknown_region();
     /* Release: the region's fields are visible before the handle is; pairs
@@ -212,7 +221,7 @@ void weft__pomp_assign(void **handle, const char *ctc, size_t ctc_len)
     if (!handle)
         return;
     pthread_mutex_lock(&assign_mutex);
-    assign_locked(handle, ctc, ctc_len);
+    assign_locked(handle, ctc, ctc_len, NULL);
     pthread_mutex_unlock(&assign_mutex);
 }
 
@@ -243,7 +252,18 @@ const pomp_region *weft__pomp_region_of(void **handle, const char *ctc, size_t c
         return r;
     weft__pomp_init_regions();
     pthread_mutex_lock(&assign_mutex);
-    r = assign_locked(handle, ctc, ctc_len);
+    r = assign_locked(handle, ctc, ctc_len, NULL);
+    pthread_mutex_unlock(&assign_mutex);
+    return r;
+}
+
+const pomp_region *weft__pomp_region_described(void **handle, const weft_ctc_region *described)
+{
+    const pomp_region *r = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(r != NULL, 1))
+        return r;
+    pthread_mutex_lock(&assign_mutex);
+    r = assign_locked(handle, NULL, 0, described);
     pthread_mutex_unlock(&assign_mutex);
     return r;
 }
