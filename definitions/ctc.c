@@ -20,7 +20,15 @@ enum key_id {
     KEY_USER_REGION_NAME,
     KEY_USER_GROUP_NAME,
     KEY_NUM_SECTIONS,
-    KEY_CLAUSE
+    KEY_CLAUSE,
+    /* the merged POMP proposal's keys */
+    KEY_TYPE,
+    KEY_FILE,
+    KEY_NAME,
+    KEY_GROUP,
+    KEY_LINES,
+    KEY_SLINES,
+    KEY_ELINES,
 };
 
 typedef struct key_rule {
@@ -44,7 +52,35 @@ static const key_rule rules[] = {
     {"hasCopyprivate", KEY_CLAUSE, WEFT_CTC_CLAUSE_BIT_COPYPRIVATE},
 };
 #undef CLAUSE_RULE
-#define RULE_COUNT (sizeof(rules) / sizeof(rules[0]))
+
+/* The merged POMP proposal's keys (weft_ctc_parse_proposal). */
+static const key_rule proposal_rules[] = {
+    {"type", KEY_TYPE, 0},
+    {"file", KEY_FILE, 0},
+    {"name", KEY_NAME, 0},
+    {"group", KEY_GROUP, 0},
+    {"lines", KEY_LINES, 0},
+    {"slines", KEY_SLINES, 0},
+    {"elines", KEY_ELINES, 0},
+    {"hasFirstPrivate", KEY_CLAUSE, WEFT_CTC_CLAUSE_BIT_FIRSTPRIVATE},
+    {"hasLastprivate", KEY_CLAUSE, WEFT_CTC_CLAUSE_BIT_LASTPRIVATE},
+    {"hasReduction", KEY_CLAUSE, WEFT_CTC_CLAUSE_BIT_REDUCTION},
+    {"hasNowait", KEY_CLAUSE, WEFT_CTC_CLAUSE_BIT_NOWAIT},
+    {"hasCopyin", KEY_CLAUSE, WEFT_CTC_CLAUSE_BIT_COPYIN},
+    {"hasOrdered", KEY_CLAUSE, WEFT_CTC_CLAUSE_BIT_ORDERED},
+    {"hasCopyprivate", KEY_CLAUSE, WEFT_CTC_CLAUSE_BIT_COPYPRIVATE},
+    {"scheduleType", KEY_CLAUSE, WEFT_CTC_CLAUSE_BIT_SCHEDULE},
+};
+
+/* The proposal's `type` values that are not OPARI2's regionType texts. */
+static const struct {
+    const char *text;
+    weft_ctc_construct construct;
+} proposal_types[] = {
+    {"preregion", WEFT_CTC_PARALLEL}, {"pregion", WEFT_CTC_PARALLEL},
+    {"loop", WEFT_CTC_FOR},           {"region", WEFT_CTC_USER_REGION},
+    {"userregion", WEFT_CTC_USER_REGION},
+};
 
 #define CONSTRUCT_TEXT(name, text) text,
 static const char *const construct_texts[] = {WEFT_CTC_CONSTRUCT_LIST(CONSTRUCT_TEXT)};
@@ -71,6 +107,7 @@ typedef struct parser {
     weft_ctc_span end_file; /* escl's file, used when sscl names none */
     uint32_t prefix_digits;
     bool prefix_read, seen_type, seen_sscl, seen_escl;
+    bool proposal; /* the merged POMP proposal's dialect */
 } parser;
 
 /* Keeps only the first problem, as the API promises. */
@@ -178,23 +215,58 @@ static void read_region_type(parser *p, weft_ctc_span value)
         if (span_equals(value, construct_texts[c]))
             p->out->construct = c;
     }
+    for (size_t i = 0; p->proposal && i < sizeof(proposal_types) / sizeof(proposal_types[0]); i++) {
+        if (span_equals(value, proposal_types[i].text))
+            p->out->construct = proposal_types[i].construct;
+    }
     if (p->out->construct == WEFT_CTC_UNKNOWN)
-        note(p, "regionType is not known", offset_of(p, value));
+        note(p, p->proposal ? "type is not known" : "regionType is not known",
+             offset_of(p, value));
     p->seen_type = true;
+}
+
+/* The proposal's "a,b" line pairs (lines, slines, elines). */
+static void read_line_pair(parser *p, weft_ctc_span v, uint32_t *first, uint32_t *second)
+{
+    static const char *const problems[2] = {"a line number is not a number",
+                                            "a line number is too large"};
+    const char *comma = memchr(v.text, ',', v.len);
+    if (!comma) {
+        note(p, "a line pair has no ','", offset_of(p, v));
+        *first = *second = 0;
+        return;
+    }
+    weft_ctc_span one = {v.text, (uint32_t)(comma - v.text)};
+    weft_ctc_span two = {comma + 1, v.len - one.len - 1};
+    read_number(p, one, problems, first);
+    read_number(p, two, problems, second);
+}
+
+/* The proposal's `name`: what a critical section, a user region or a
+ * function is called. */
+static void read_name(parser *p, weft_ctc_span value)
+{
+    p->out->critical_name = value;
+    p->out->user_region_name = value;
 }
 
 /* Stores one pair; unknown keys are skipped on purpose (newer OPARI2s add
  * keys). A repeated key overwrites what the earlier one set. */
 static void read_pair(parser *p, weft_ctc_span key, weft_ctc_span value)
 {
+    const key_rule *table = p->proposal ? proposal_rules : rules;
+    size_t count = p->proposal ? sizeof(proposal_rules) / sizeof(proposal_rules[0])
+                               : sizeof(rules) / sizeof(rules[0]);
     const key_rule *rule = NULL;
-    for (size_t i = 0; i < RULE_COUNT && !rule; i++) {
-        if (span_equals(key, rules[i].key))
-            rule = &rules[i];
+    for (size_t i = 0; i < count && !rule; i++) {
+        if (span_equals(key, table[i].key))
+            rule = &table[i];
     }
     if (!rule)
         return;
+    weft_ctc_region *out = p->out;
     switch (rule->id) {
+    case KEY_TYPE:
     case KEY_REGION_TYPE:
         read_region_type(p, value);
         break;
@@ -217,6 +289,26 @@ static void read_pair(parser *p, weft_ctc_span key, weft_ctc_span value)
         break;
     case KEY_NUM_SECTIONS:
         read_number(p, value, sections_problems, &p->out->num_sections);
+        break;
+    case KEY_FILE:
+        out->file = value;
+        break;
+    case KEY_NAME:
+        read_name(p, value);
+        break;
+    case KEY_GROUP:
+        out->user_group_name = value;
+        break;
+    case KEY_LINES:
+        read_line_pair(p, value, &out->begin_line, &out->end_line2);
+        out->begin_line2 = out->begin_line;
+        out->end_line = out->end_line2;
+        break;
+    case KEY_SLINES:
+        read_line_pair(p, value, &out->begin_line, &out->begin_line2);
+        break;
+    case KEY_ELINES:
+        read_line_pair(p, value, &out->end_line, &out->end_line2);
         break;
     default:
         read_clause(p, rule->clause_bit, value);
@@ -284,7 +376,7 @@ static bool prefix_matches(const parser *p)
     return p->out->length_prefix == length || p->out->length_prefix == opari2;
 }
 
-weft_status weft_ctc_parse(const char *ctc, size_t max_len, weft_ctc_region *out)
+static weft_status parse(const char *ctc, size_t max_len, bool proposal, weft_ctc_region *out)
 {
     *out = (weft_ctc_region){.region_type = empty_span,
                              .file = empty_span,
@@ -302,7 +394,7 @@ weft_status weft_ctc_parse(const char *ctc, size_t max_len, weft_ctc_region *out
     while (len < limit && ctc[len] != '\0')
         len++;
 
-    parser p = {.text = ctc, .len = len, .out = out, .end_file = empty_span};
+    parser p = {.text = ctc, .len = len, .out = out, .end_file = empty_span, .proposal = proposal};
     uint32_t end = read_pairs(&p, read_prefix(&p));
     out->length = end;
     uint32_t rest = end;
@@ -312,15 +404,32 @@ weft_status weft_ctc_parse(const char *ctc, size_t max_len, weft_ctc_region *out
         note(&p, "text after the final '*'", rest);
     if (out->file.len == 0)
         out->file = p.end_file;
-    if (!p.seen_type)
-        note(&p, "no regionType", end);
-    if (!p.seen_sscl)
-        note(&p, "no sscl", end);
-    if (!p.seen_escl)
-        note(&p, "no escl", end);
-    if (p.prefix_read && !prefix_matches(&p))
-        note(&p, "the length prefix does not match the length", 0);
+    if (proposal) {
+        /* The proposal's own example states a wrong length: the prefix is
+         * only a hint, and no key but the type is required. */
+        if (!p.seen_type)
+            note(&p, "no type", end);
+    } else {
+        if (!p.seen_type)
+            note(&p, "no regionType", end);
+        if (!p.seen_sscl)
+            note(&p, "no sscl", end);
+        if (!p.seen_escl)
+            note(&p, "no escl", end);
+        if (p.prefix_read && !prefix_matches(&p))
+            note(&p, "the length prefix does not match the length", 0);
+    }
     return out->problem ? WEFT_ERR_INVALID : WEFT_OK;
+}
+
+weft_status weft_ctc_parse(const char *ctc, size_t max_len, weft_ctc_region *out)
+{
+    return parse(ctc, max_len, false, out);
+}
+
+weft_status weft_ctc_parse_proposal(const char *ctc, size_t max_len, weft_ctc_region *out)
+{
+    return parse(ctc, max_len, true, out);
 }
 
 const char *weft_ctc_construct_text(weft_ctc_construct c)

@@ -141,7 +141,7 @@ static bool write_strings(OTF2_GlobalDefWriter *w, const weft_registry *reg)
 }
 
 /* The attributes events use (weft_registry_attribute_used); their
- * descriptions were interned by intern_attribute_descriptions. */
+ * descriptions were interned by intern_fixed_definition_strings. */
 static bool write_attributes(OTF2_GlobalDefWriter *w, weft_registry *reg)
 {
     for (uint32_t id = 0; id < WEFT_ATTRIBUTE_COUNT; id++) {
@@ -160,12 +160,41 @@ static bool write_attributes(OTF2_GlobalDefWriter *w, weft_registry *reg)
     return true;
 }
 
-static weft_status intern_attribute_descriptions(weft_registry *reg)
+/* The parameters, all of them when events use any (readers expect the ids
+ * of one kind of definition dense and in order: 0, 1, 2, ...; see
+ * intern_fixed_definition_strings, which marks them all used then). */
+static bool write_parameters(OTF2_GlobalDefWriter *w, weft_registry *reg)
 {
+    for (uint32_t id = 0; id < WEFT_PARAMETER_COUNT; id++) {
+        if (!weft_registry_parameter_used(reg, id))
+            continue;
+        weft_string name;
+        if (weft_registry_string(reg, weft_parameter_name(id), &name) != WEFT_OK)
+            return false;
+        if (weft__otf2_failed(OTF2_GlobalDefWriter_WriteParameter(
+                                  w, id, weft__otf2_string_ref(name), OTF2_PARAMETER_TYPE_INT64),
+                              "a parameter definition"))
+            return false;
+    }
+    return true;
+}
+
+/* The strings write_attributes and write_parameters use that events did
+ * not intern: attribute descriptions, and all parameter names once one is
+ * used. */
+static weft_status intern_fixed_definition_strings(weft_registry *reg)
+{
+    weft_string str;
     for (uint32_t id = 0; id < WEFT_ATTRIBUTE_COUNT; id++) {
-        weft_string description;
         if (weft_registry_attribute_used(reg, id) &&
-            weft_registry_string(reg, weft_attribute_description(id), &description) != WEFT_OK)
+            weft_registry_string(reg, weft_attribute_description(id), &str) != WEFT_OK)
+            return WEFT_ERR_NO_MEMORY;
+    }
+    bool any = false;
+    for (uint32_t id = 0; id < WEFT_PARAMETER_COUNT; id++)
+        any = any || weft_registry_parameter_used(reg, id);
+    for (uint32_t id = 0; any && id < WEFT_PARAMETER_COUNT; id++) {
+        if (weft_registry_parameter_use(reg, id) != WEFT_OK)
             return WEFT_ERR_NO_MEMORY;
     }
     return WEFT_OK;
@@ -179,7 +208,8 @@ static bool write_all(OTF2_GlobalDefWriter *w, weft_registry *reg,
                                   w, clock->ticks_per_second, clock->global_offset,
                                   clock->trace_length, clock->realtime_ns),
                               "the clock properties") &&
-           write_strings(w, reg) && write_attributes(w, reg) && write_regions(w, reg) &&
+           write_strings(w, reg) && write_attributes(w, reg) && write_parameters(w, reg) &&
+           write_regions(w, reg) &&
            weft__otf2_tree_write(w, tree) && write_locations(w, reg) &&
            weft__otf2_comms_write(w, reg, plan, tree) && write_metrics(w, reg);
 }
@@ -191,7 +221,7 @@ weft_status weft_defs_write_otf2(weft_registry *reg, OTF2_Archive *archive,
     weft__otf2_comm_plan plan;
     weft__otf2_comms_scan(reg, &plan);
     weft__otf2_tree tree;
-    weft_status st = intern_attribute_descriptions(reg);
+    weft_status st = intern_fixed_definition_strings(reg);
     if (st == WEFT_OK)
         st = weft__otf2_tree_prepare(reg, plan.has_comms[WEFT_PARADIGM_MPI], &tree);
     if (st != WEFT_OK)

@@ -86,6 +86,7 @@ size_t weft__event_decode(const weft_slot *slots, size_t available, weft_event *
         out->request = s[1].word[0];
         break;
     case WEFT_EVENT_BUFFER_FLUSH:
+    case WEFT_EVENT_PARAMETER:
         out->bytes = s[1].word[0];
         break;
     case WEFT_EVENT_MPI_COLLECTIVE_END:

@@ -38,7 +38,7 @@ _Static_assert(sizeof(weft_slot) == 16, "a slot is 16 bytes");
     X(MPI_SEND, 1) X(MPI_RECV, 1) X(MPI_ISEND, 2) X(MPI_ISEND_COMPLETE, 1)                \
     X(MPI_IRECV_REQUEST, 1) X(MPI_IRECV, 2) X(MPI_REQUEST_TEST, 1)                         \
     X(MPI_REQUEST_CANCELLED, 1) X(MPI_COLLECTIVE_BEGIN, 0) X(MPI_COLLECTIVE_END, 2)        \
-    X(METRIC, 0) X(MEASUREMENT_ON_OFF, 0) X(BUFFER_FLUSH, 1)
+    X(METRIC, 0) X(MEASUREMENT_ON_OFF, 0) X(BUFFER_FLUSH, 1) X(PARAMETER, 1)
 /* clang-format on */
 
 #define WEFT_EVENT_ENUM(kind, payload) WEFT_EVENT_##kind,
@@ -58,7 +58,8 @@ typedef struct weft_event {
     uint8_t small;
     uint32_t a;   /* peer rank, creating thread, root, acquisition order */
     uint32_t b;   /* tag, generation number */
-    uint64_t bytes;        /* message bytes, bytes sent, flush stop time */
+    uint64_t bytes;        /* message bytes, bytes sent, flush stop time,
+                              a parameter's value (as int64) */
     uint64_t bytes_received;
     uint64_t request;
     uint32_t attribute_string; /* TASK_CREATE: dependences, WEFT_INVALID_ID for none */
@@ -121,7 +122,8 @@ static inline void weft__encode_message(weft_slot *s, uint8_t kind, uint64_t tim
     }
 }
 
-/* Request events: word[0] = request id. BUFFER_FLUSH: word[0] = stop time. */
+/* Request events: word[0] = request id. BUFFER_FLUSH: word[0] = stop time.
+ * PARAMETER: ref = parameter (WEFT_PARAMETER_*), word[0] = the int64 value. */
 static inline void weft__encode_word(weft_slot *s, uint8_t kind, uint64_t time, uint64_t word)
 {
     weft__encode_head(s, kind, time, 0, 0);

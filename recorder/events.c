@@ -242,6 +242,17 @@ static inline void record_word(uint8_t kind, uint64_t word)
     weft__loc_commit(loc, at, 2);
 }
 
+void weft_parameter_int(uint32_t parameter, int64_t value)
+{
+    weft_loc *loc;
+    weft_slot *at = reserve(WEFT_EVENT_PARAMETER, parameter, 2, &loc, NULL);
+    if (unlikely(!at))
+        return;
+    weft__encode_word(at, WEFT_EVENT_PARAMETER, weft_clock_now(), (uint64_t)value);
+    at->head.ref = parameter;
+    weft__loc_commit(loc, at, 2);
+}
+
 void weft_mpi_isend_complete(uint64_t request_id)
 {
     record_word(WEFT_EVENT_MPI_ISEND_COMPLETE, request_id);

@@ -113,6 +113,8 @@ static OTF2_ErrorCode write_event(OTF2_EvtWriter *w, const weft_event *e)
             w, NULL, t, e->small ? OTF2_MEASUREMENT_ON : OTF2_MEASUREMENT_OFF);
     case WEFT_EVENT_BUFFER_FLUSH:
         return OTF2_EvtWriter_BufferFlush(w, NULL, t, e->bytes);
+    case WEFT_EVENT_PARAMETER:
+        return OTF2_EvtWriter_ParameterInt(w, NULL, t, e->ref, (int64_t)e->bytes);
     default:
         return OTF2_ERROR_INVALID_ARGUMENT;
     }

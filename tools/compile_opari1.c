@@ -26,7 +26,7 @@
 #include "compile_copy.h"
 
 #define OPARI1_HINT                                                                                \
-    "give OPARI 1's install prefix with --opari1=PREFIX (Debian: unpack the opari and "          \
+    "give OPARI 1's install prefix with --opari1=PREFIX (Debian: unpack the opari and "            \
     "libpomp-dev packages)"
 
 static char *join(const char *a, const char *b)
@@ -81,7 +81,8 @@ int weft__compile_opari1_setup(weft_compile_ctx *ctx, const char *given_prefix)
     if (!ctx->opari1_program || !header || !ctx->opari1_rc || !ctx->opari1_include) {
         status = weft__compile_no_memory();
     } else if (!is_executable(ctx->opari1_program) || access(header, R_OK) != 0) {
-        fprintf(stderr, "weft compile: --opari1: '%s' has no bin/opari and include/pomp_lib.h; %s\n",
+        fprintf(stderr,
+                "weft compile: --opari1: '%s' has no bin/opari and include/pomp_lib.h; %s\n",
                 ctx->opari1_prefix, OPARI1_HINT);
         status = WEFT_CLI_EXIT_FAILURE;
     }
@@ -110,8 +111,8 @@ static char *absolute(const char *source)
 static int run_opari(const weft_compile_ctx *ctx, const char *lang_flag, const char *in,
                      const char *out, const char *source)
 {
-    char *argv[] = {ctx->opari1_program, "-rcfile", ctx->opari1_rc, (char *)lang_flag,
-                    (char *)in, (char *)out, NULL};
+    char *argv[] = {ctx->opari1_program, "-rcfile", ctx->opari1_rc, (char *)lang_flag, (char *)in,
+                    (char *)out,         NULL};
     int status = weft__compile_run_step(ctx, argv, -1, -1, OPARI1_HINT);
     if (status)
         fprintf(stderr, "weft compile: opari failed on '%s' (exit status %d)\n", source, status);
@@ -152,7 +153,7 @@ int weft__compile_opari1_table(weft_compile_ctx *ctx, const char *table_source)
 {
     if (access(ctx->opari1_rc, R_OK) != 0)
         return -1; /* nothing was instrumented by OPARI 1 here: no table */
-    char *argv[] = {ctx->opari1_program, "-rcfile", ctx->opari1_rc, "-table",
+    char *argv[] = {ctx->opari1_program,  "-rcfile", ctx->opari1_rc, "-table",
                     (char *)table_source, NULL};
     return weft__compile_run_step(ctx, argv, -1, -1, OPARI1_HINT);
 }

@@ -172,28 +172,16 @@ void pomp_off(void)
 
 /* ---- parallel regions ------------------------------------------------------ */
 
-/* The task to go back to at the join of each fork, per thread. */
-enum { MAX_FORK_DEPTH = 16 };
-static __thread pomp_task fork_tasks[MAX_FORK_DEPTH];
-static __thread unsigned fork_depth;
-
 void pomp_parallel_fork(struct ompregdescr *d)
 {
     region_of(d); /* defined before the team starts */
-    pomp_task old_task = 0;
-    weft__pomp_fork(1, weft__omp_max_threads(), &old_task);
-    if (fork_depth < MAX_FORK_DEPTH)
-        fork_tasks[fork_depth] = old_task;
-    fork_depth++;
+    weft__pomp_fork_keeping_task(1, weft__omp_max_threads());
 }
 
 void pomp_parallel_join(struct ompregdescr *d)
 {
     (void)d;
-    pomp_task old_task = 0;
-    if (fork_depth > 0 && --fork_depth < MAX_FORK_DEPTH)
-        old_task = fork_tasks[fork_depth];
-    weft__pomp_join(old_task);
+    weft__pomp_join_kept_task();
 }
 
 void pomp_parallel_begin(struct ompregdescr *d)

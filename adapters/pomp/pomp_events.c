@@ -111,19 +111,19 @@ static void define_lock_regions(void)
     }
 }
 
-static weft_region lock_region(omp_lock_call call)
+weft_region weft__pomp_lock_region(omp_lock_call call)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, define_lock_regions);
     return lock_regions[call];
 }
 
-static void acquired(uint32_t id)
+void weft__pomp_lock_acquired(uint32_t id)
 {
     weft_lock_acquire(WEFT_PARADIGM_OPENMP, id, weft_lock_next_order(id));
 }
 
-static void releasing(uint32_t id)
+void weft__pomp_lock_releasing(uint32_t id)
 {
     weft_lock_release(WEFT_PARADIGM_OPENMP, id, weft_lock_current_order(id));
 }
@@ -132,21 +132,21 @@ static void releasing(uint32_t id)
  * level is taken and released when that level is given back. */
 int weft__pomp_lock(omp_lock_call call, void *lock, bool fortran)
 {
-    weft_region region = lock_region(call);
+    weft_region region = weft__pomp_lock_region(call);
     bool recorded = region.id != WEFT_INVALID_ID;
     if (recorded)
         weft_enter(region);
     uint32_t id = weft_lock_id(lock);
     if (call == OMP_UNSET_LOCK)
-        releasing(id);
+        weft__pomp_lock_releasing(id);
     else if (call == OMP_UNSET_NEST_LOCK && weft__pomp_nest_leave(id) == 0)
-        releasing(id);
+        weft__pomp_lock_releasing(id);
     int result = weft__omp_lock_call(call, lock, fortran);
     if (call == OMP_SET_LOCK || (call == OMP_TEST_LOCK && result))
-        acquired(id);
+        weft__pomp_lock_acquired(id);
     else if ((call == OMP_SET_NEST_LOCK || (call == OMP_TEST_NEST_LOCK && result)) &&
              weft__pomp_nest_enter(id) == 1)
-        acquired(id);
+        weft__pomp_lock_acquired(id);
     if (recorded)
         weft_leave(region);
     return result;

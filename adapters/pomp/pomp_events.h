@@ -32,6 +32,13 @@ void weft__pomp_task_create_end(void **handle, pomp_task old_task, bool untied);
 void weft__pomp_task_begin(void **handle, pomp_task task, bool untied);
 void weft__pomp_task_end(void **handle, bool untied);
 
+/* The region of an OpenMP lock routine ("omp_set_lock", file "OMP"). */
+weft_region weft__pomp_lock_region(omp_lock_call call);
+
+/* The lock events of one lock id (acquisition order counted per lock). */
+void weft__pomp_lock_acquired(uint32_t id);
+void weft__pomp_lock_releasing(uint32_t id);
+
 /* One OpenMP lock routine with its events; returns the routine's result. */
 int weft__pomp_lock(omp_lock_call call, void *lock, bool fortran);
 

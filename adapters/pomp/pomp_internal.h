@@ -9,6 +9,7 @@
 #ifndef WEFT_ADAPTERS_POMP_INTERNAL_H
 #define WEFT_ADAPTERS_POMP_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +36,8 @@ typedef struct pomp_region {
     weft_region part[POMP_PART_COUNT];
     weft_ctc_construct construct;
     uint32_t lock_id; /* critical: the lock of its name */
+    uint32_t chunk, iteration; /* the merged proposal's loop chunk and
+                                  iteration regions, defined on first use */
 } pomp_region;
 
 /* The construct behind a handle, registering it from ctc (ctc_len bytes at
@@ -46,6 +49,13 @@ const pomp_region *weft__pomp_region_of(void **handle, const char *ctc, size_t c
 /* The same from a construct description another dialect made (POMP 1's
  * descriptors); described may not be NULL. */
 const pomp_region *weft__pomp_region_described(void **handle, const weft_ctc_region *described);
+
+/* The same for the merged POMP proposal: its CTC dialect; *malformed tells
+ * whether this call registered the handle from a malformed string. */
+const pomp_region *weft__pomp_region_of_proposal(void **handle, const char *ctc, bool *malformed);
+
+/* The chunk or iteration region of a loop construct (merged proposal). */
+weft_region weft__pomp_loop_subregion(const pomp_region *r, bool iteration);
 
 /* The same for calls that carry no CTC string (the handle was set by an
  * earlier call or by POMP2_Init_regions). */
@@ -82,6 +92,10 @@ typedef int64_t pomp_task;
 void weft__pomp_fork(int if_clause, int num_threads, pomp_task *old_task);
 void weft__pomp_join(pomp_task old_task);
 void weft__pomp_team_begin(const pomp_region *r);
+/* Fork and join for dialects that pass no task handle to the join: the
+ * forking thread keeps it (16 nested forks deep). */
+void weft__pomp_fork_keeping_task(int if_clause, int num_threads);
+void weft__pomp_join_kept_task(void);
 void weft__pomp_team_end(const pomp_region *r);
 
 /* Scheduling points (barriers, taskwait): remember the running task at the

@@ -58,6 +58,7 @@ static const construct_shape shapes[WEFT_CTC_CONSTRUCT_COUNT] = {
     [WEFT_CTC_PARALLEL_WORKSHARE] = {"parallel", R(PARALLEL), "workshare", R(WORKSHARE), NULL, 0,
                                      NULL, true},
     [WEFT_CTC_USER_REGION] = {NULL, R(CODE), NULL, 0, NULL, 0, NULL, false},
+    [WEFT_CTC_FUNCTION] = {NULL, R(FUNCTION), NULL, 0, NULL, 0, NULL, false},
 };
 #undef R
 
@@ -111,13 +112,14 @@ static uint32_t critical_lock(const weft_ctc_region *ctc)
     return weft_lock_id(weft_registry_string_text(weft_defs_global(), str));
 }
 
-static void report_malformed(const weft_ctc_region *ctc, const char *text, size_t len)
+static void report_malformed(const char *dialect, const weft_ctc_region *ctc, const char *text,
+                             size_t len)
 {
     enum { MAX_REPORTS = 10 };
     static unsigned reports;
     if (reports++ >= MAX_REPORTS) /* under assign_mutex */
         return;
-    weft_log_error("malformed OPARI2 CTC string \"%.*s\": %s at byte %u%s",
+    weft_log_error("malformed %s CTC string \"%.*s\": %s at byte %u%s", dialect,
                    (int)(len > 200 ? 200 : len), text ? text : "", ctc->problem,
                    ctc->problem_offset,
                    reports == MAX_REPORTS ? " (further malformed strings are not reported)" : "");
@@ -170,6 +172,7 @@ static pomp_region *create_described(const weft_ctc_region *described)
                                                   WEFT_REGION_ROLE_TASK_CREATE, ctc.begin_line)
                                          : r->part[POMP_CREATE];
     r->lock_id = ctc.construct == WEFT_CTC_CRITICAL ? critical_lock(&ctc) : UINT32_MAX;
+    r->chunk = r->iteration = WEFT_INVALID_ID;
     return r;
 }
 
@@ -178,7 +181,7 @@ static pomp_region *create(const char *text, size_t len)
 {
     weft_ctc_region ctc;
     if (weft_ctc_parse(text, len, &ctc) != WEFT_OK && len > 0)
-        report_malformed(&ctc, text, len);
+        report_malformed("OPARI2", &ctc, text, len);
     return create_described(&ctc);
 }
 
@@ -195,7 +198,9 @@ static const pomp_region *unknown_region(void)
                                               {WEFT_INVALID_ID},
                                               {WEFT_INVALID_ID},
                                               {WEFT_INVALID_ID}},
-                                     .lock_id = UINT32_MAX};
+                                     .lock_id = UINT32_MAX,
+                                     .chunk = WEFT_INVALID_ID,
+                                     .iteration = WEFT_INVALID_ID};
     return unknown ? unknown : &none;
 }
 
@@ -266,6 +271,55 @@ const pomp_region *weft__pomp_region_described(void **handle, const weft_ctc_reg
     r = assign_locked(handle, NULL, 0, described);
     pthread_mutex_unlock(&assign_mutex);
     return r;
+}
+
+const pomp_region *weft__pomp_region_of_proposal(void **handle, const char *ctc, bool *malformed)
+{
+    *malformed = false;
+    const pomp_region *r = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(r != NULL, 1))
+        return r;
+    pthread_mutex_lock(&assign_mutex);
+    r = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
+    if (!r) {
+        weft_ctc_region parsed;
+        *malformed = weft_ctc_parse_proposal(ctc, SIZE_MAX, &parsed) != WEFT_OK;
+        if (*malformed)
+            report_malformed("POMP", &parsed, ctc, ctc ? strlen(ctc) : 0);
+        r = assign_locked(handle, NULL, 0, &parsed);
+    }
+    pthread_mutex_unlock(&assign_mutex);
+    return r;
+}
+
+/* A loop's chunk or iteration region ("!$omp for chunk @file:line"),
+ * defined on first use from the loop's own definition. */
+weft_region weft__pomp_loop_subregion(const pomp_region *r, bool iteration)
+{
+    pomp_region *loop = (pomp_region *)r;
+    uint32_t *slot = iteration ? &loop->iteration : &loop->chunk;
+    uint32_t id = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (id != WEFT_INVALID_ID || r->part[POMP_WORK].id == WEFT_INVALID_ID)
+        return (weft_region){id};
+    weft_region_def def;
+    weft_registry *reg = weft_defs_global();
+    if (weft_registry_region_get(reg, r->part[POMP_WORK], &def) != WEFT_OK)
+        return WEFT_REGION_INVALID;
+    const char *file = weft_registry_string_text(reg, def.file);
+    weft_ctc_span span = {file ? file : "", file ? (uint32_t)strlen(file) : 0};
+    char name[512];
+    weft_omp_region_name(name, sizeof(name), iteration ? "for iteration" : "for chunk", span,
+                         def.begin_line);
+    weft_region_desc desc = {.name = name,
+                             .file = file,
+                             .begin_line = def.begin_line,
+                             .end_line = def.end_line,
+                             .role = WEFT_REGION_ROLE_LOOP,
+                             .paradigm = WEFT_PARADIGM_OPENMP};
+    weft_region region = WEFT_REGION_INVALID;
+    if (weft_registry_region(reg, &desc, &region) == WEFT_OK) /* equal ones share an id */
+        __atomic_store_n(slot, region.id, __ATOMIC_RELEASE);
+    return region;
 }
 
 const pomp_region *weft__pomp_region_known(void **handle)

@@ -137,6 +137,29 @@ void weft__pomp_join(pomp_task old_task)
     self.current_task = old_task;
 }
 
+/* Dialects without a task handle at the join (OPARI 1, the merged
+ * proposal): the task to go back to, per fork, on the forking thread. */
+enum { MAX_FORK_DEPTH = 16 };
+static __thread pomp_task fork_tasks[MAX_FORK_DEPTH];
+static __thread unsigned fork_depth;
+
+void weft__pomp_fork_keeping_task(int if_clause, int num_threads)
+{
+    pomp_task old_task = 0;
+    weft__pomp_fork(if_clause, num_threads, &old_task);
+    if (fork_depth < MAX_FORK_DEPTH)
+        fork_tasks[fork_depth] = old_task;
+    fork_depth++;
+}
+
+void weft__pomp_join_kept_task(void)
+{
+    pomp_task old_task = self.current_task;
+    if (fork_depth > 0 && --fork_depth < MAX_FORK_DEPTH)
+        old_task = fork_tasks[fork_depth];
+    weft__pomp_join(old_task);
+}
+
 void weft__pomp_team_begin(const pomp_region *r)
 {
     weft_comm team = current_team();

@@ -36,14 +36,15 @@ void scratch_dir_remove(const char *path)
 program_run run_program(const char *const *argv, const char *const *env, const char *cwd)
 {
     program_run run = {.exit_code = -1};
-    char err_path[4200];
+    char err_path[4200], out_path[4200];
     snprintf(err_path, sizeof(err_path), "%s/.stderr", cwd);
+    snprintf(out_path, sizeof(out_path), "%s/.stdout", cwd);
     pid_t pid = fork();
     if (pid == 0) {
         for (const char *const *e = env; e && *e; e++)
             putenv((char *)*e);
         int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int out = open("/dev/null", O_WRONLY);
+        int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
         if (err < 0 || out < 0 || chdir(cwd) != 0)
             _exit(127);
         dup2(err, STDERR_FILENO);

@@ -18,6 +18,8 @@ void scratch_dir_remove(const char *path);
 
 /* Runs argv (NULL-terminated) in cwd with the variables in env (NULL-
  * terminated "NAME=value" strings) added to the environment. */
+/* Runs ARGV in CWD with ENV added; its stdout goes to CWD/.stdout, its
+ * stderr to CWD/.stderr and into the result. */
 program_run run_program(const char *const *argv, const char *const *env, const char *cwd);
 
 /* Counts the entries of dir whose name starts with prefix. */

@@ -22,8 +22,8 @@ static int differences;
 static void differ(const char *location, const char *what, unsigned long long a,
                    unsigned long long b)
 {
-    printf("compare_pomp_dialects: %s: %s: %llu in the first trace, %llu in the second\n",
-           location, what, a, b);
+    printf("compare_pomp_dialects: %s: %s: %llu in the first trace, %llu in the second\n", location,
+           what, a, b);
     differences++;
 }
 

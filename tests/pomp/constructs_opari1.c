@@ -23,7 +23,8 @@ int main(void)
     omp_init_nest_lock(&nest);
 
     for (r = 0; r < REPEATS; r++) {
-#pragma omp parallel if (serial == 0) shared(sum, in_master, in_named, in_unnamed, in_lock, in_nest) private(i)
+#pragma omp parallel if (serial == 0)                                                              \
+    shared(sum, in_master, in_named, in_unnamed, in_lock, in_nest) private(i)
         {
 #pragma omp for reduction(+ : sum)
             for (i = 0; i < 64; i++)

@@ -52,6 +52,7 @@ extern "C" {
     X(TRACE_EVENT_METRIC,                "METRIC")                  \
     X(TRACE_EVENT_MEASUREMENT_ON_OFF,    "MEASUREMENT_ON_OFF")      \
     X(TRACE_EVENT_BUFFER_FLUSH,          "BUFFER_FLUSH")            \
+    X(TRACE_EVENT_PARAMETER_INT,         "PARAMETER_INT")           \
     X(TRACE_EVENT_OTHER,                 "OTHER")
 /* clang-format on */
 
@@ -101,6 +102,10 @@ typedef struct trace_event {
             OTF2_Type metric_type; /* type of the first value */
             /* raw 64 bits of the first TRACE_METRIC_VALUES_KEPT values */
             uint64_t metric_values[TRACE_METRIC_VALUES_KEPT];
+        };
+        struct { /* PARAMETER_INT */
+            uint32_t parameter;
+            int64_t parameter_value;
         };
         OTF2_MeasurementMode measurement_mode; /* MEASUREMENT_ON_OFF */
         uint64_t stop_time;                    /* BUFFER_FLUSH */

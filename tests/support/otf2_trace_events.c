@@ -585,9 +585,10 @@ static OTF2_CallbackCode on_parameter_int(OTF2_LocationRef location, OTF2_TimeSt
 {
     (void)location;
     (void)attributes;
-    (void)parameter;
-    (void)value;
-    return record_other(data, position, time);
+    trace_event ev = new_event(TRACE_EVENT_PARAMETER_INT, time);
+    ev.parameter = parameter;
+    ev.parameter_value = value;
+    return record(data, position, &ev);
 }
 
 static OTF2_CallbackCode on_parameter_unsigned(OTF2_LocationRef location, OTF2_TimeStamp time,

@@ -129,6 +129,7 @@ static const trace_event thread0_events[] = {
     {.kind = TRACE_EVENT_MEASUREMENT_ON_OFF, .time = 1250,
      .measurement_mode = OTF2_MEASUREMENT_ON},
     {.kind = TRACE_EVENT_BUFFER_FLUSH, .time = 1260, .stop_time = 1265},
+    {.kind = TRACE_EVENT_PARAMETER_INT, .time = 1265, .parameter = 3, .parameter_value = -7},
     {.kind = TRACE_EVENT_ENTER, .time = 1270, .region = REGION_COMPUTE},
     {.kind = TRACE_EVENT_LEAVE, .time = 1280, .region = REGION_COMPUTE},
     {.kind = TRACE_EVENT_LEAVE, .time = 1290, .region = REGION_MAIN},
@@ -292,6 +293,9 @@ static void write_table_event(OTF2_EvtWriter *w, const trace_event *e, size_t in
         break;
     case TRACE_EVENT_BUFFER_FLUSH:
         check(OTF2_EvtWriter_BufferFlush(w, NULL, e->time, e->stop_time));
+        break;
+    case TRACE_EVENT_PARAMETER_INT:
+        check(OTF2_EvtWriter_ParameterInt(w, NULL, e->time, e->parameter, e->parameter_value));
         break;
     case TRACE_EVENT_OTHER:
         write_other(w, e->time, index);
@@ -853,6 +857,10 @@ static void assert_event_equal(const trace_event *want, const trace_event *got, 
         break;
     case TRACE_EVENT_BUFFER_FLUSH:
         assert_int_equal(got->stop_time, want->stop_time);
+        break;
+    case TRACE_EVENT_PARAMETER_INT:
+        assert_int_equal(got->parameter, want->parameter);
+        assert_int_equal(got->parameter_value, want->parameter_value);
         break;
     default:
         break;

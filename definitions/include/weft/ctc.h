@@ -67,7 +67,8 @@ typedef struct weft_ctc_span {
     X(TASKUNTIED, "taskuntied") X(TASKWAIT, "taskwait") X(WORKSHARE, "workshare")  \
     X(PARALLEL_FOR, "parallelfor") X(PARALLEL_DO, "paralleldo")                    \
     X(PARALLEL_SECTIONS, "parallelsections")                                       \
-    X(PARALLEL_WORKSHARE, "parallelworkshare") X(USER_REGION, "userRegion")
+    X(PARALLEL_WORKSHARE, "parallelworkshare") X(USER_REGION, "userRegion")        \
+    X(FUNCTION, "function")
 
 /* Clauses: enum name and CTC key. Keys other than hasSchedule and hasDefault
  * take 1 (present) or 0 (absent); those two carry the clause's argument, and
@@ -145,6 +146,23 @@ typedef struct weft_ctc_region {
  * filled as far as possible). out must not be NULL. Thread-safe and
  * async-signal-safe; O(max_len), not for the per-event hot path. */
 WEFT_EXPORT weft_status weft_ctc_parse(const char *ctc, size_t max_len, weft_ctc_region *out);
+
+/* The same for the CTC strings of the merged POMP proposal (2002):
+ * "<length>*key=value*...**" with the keys type (OPARI2's construct names,
+ * and "preregion"/"pregion" for a parallel region, "loop" for a for loop,
+ * "region"/"userregion"/"userRegion" for a user region, "function"), file,
+ * name (of a critical section, user region or function: in critical_name
+ * and user_region_name), group, lines=<first>,<last> (the whole construct),
+ * slines=<a>,<b> and elines=<a>,<b> (its opening and closing lines), and the
+ * proposal's clause keys (hasFirstPrivate, hasLastprivate, hasReduction,
+ * hasNowait, hasCopyin, hasOrdered, hasCopyprivate, scheduleType). The
+ * length prefix is only a hint (the proposal's own example is off by two):
+ * a mismatch is not a problem, and the "**" decides where the string ends.
+ * The shortest string is "2**", whose problem is "no type". Further
+ * problems: "type is not known", "a line pair has no ','", "a line number
+ * is not a number" / "... is too large"; the rest as above. */
+WEFT_EXPORT weft_status weft_ctc_parse_proposal(const char *ctc, size_t max_len,
+                                                weft_ctc_region *out);
 
 /* Writes the canonical OpenMP region name Score-P uses,
  * "!$omp <construct_text> @<basename of file>:<line>" (for example

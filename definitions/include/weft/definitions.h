@@ -200,6 +200,27 @@ typedef struct weft_metric_member_def {
 /* Most members in one metric class (the event codec's limit). */
 #define WEFT_METRIC_MAX_MEMBERS 64
 
+/* Event parameters (OTF2 Parameter definitions, ParameterInt events): a
+ * fixed list like the attributes above, every one a signed 64-bit integer.
+ * They carry the values the merged POMP proposal's events pass (see
+ * docs/OPENMP-POMP2.md). X(ID, name) */
+/* clang-format off */
+#define WEFT_PARAMETER_LIST(X)                                                    \
+    X(OPENMP_NUM_THREADS, "OpenMP num_threads")                                    \
+    X(OPENMP_IF, "OpenMP if")                                                      \
+    X(OPENMP_LOOP_CHUNK_SIZE, "OpenMP loop chunk size")                            \
+    X(OPENMP_LOOP_FIRST, "OpenMP loop first iteration")                            \
+    X(OPENMP_LOOP_LAST, "OpenMP loop last iteration")                              \
+    X(OPENMP_LOOP_INCREMENT, "OpenMP loop increment")                              \
+    X(OPENMP_LOOP_ITERATION, "OpenMP loop iteration")                              \
+    X(OPENMP_SECTION_NUMBER, "OpenMP section number")                              \
+    X(OPENMP_RUNTIME_VALUE, "OpenMP runtime value")                                \
+    X(OPENMP_LOCK_WAS_SET, "OpenMP lock was set")
+/* clang-format on */
+#define WEFT_PARAMETER_ENUM(id, name) WEFT_PARAMETER_##id,
+enum { WEFT_PARAMETER_LIST(WEFT_PARAMETER_ENUM) WEFT_PARAMETER_COUNT };
+#undef WEFT_PARAMETER_ENUM
+
 typedef struct weft_registry weft_registry;
 
 /* Creates an empty registry; NULL when out of memory. The caller owns it. */
@@ -284,6 +305,13 @@ uint32_t weft_registry_metric_class_count(const weft_registry *reg);
  * (0 for an unknown class). */
 uint32_t weft_registry_metric_class_members(const weft_registry *reg, weft_metric metric,
                                             uint32_t *members, uint32_t capacity);
+
+/* Marks a parameter (WEFT_PARAMETER_*) as used, so that its definition is
+ * written, the same way as weft_registry_attribute_use. Thread-safe. */
+WEFT_EXPORT weft_status weft_registry_parameter_use(weft_registry *reg, uint32_t parameter);
+bool weft_registry_parameter_used(const weft_registry *reg, uint32_t parameter);
+/* The parameter's name; NULL for an unknown one. */
+const char *weft_parameter_name(uint32_t parameter);
 
 /* Counts, and copies of single entries, for writers and tests. The text
  * pointer stays valid until the registry is destroyed. Out-of-range handles

@@ -148,6 +148,11 @@ WEFT_EXPORT void weft_mpi_collective_begin(void);
 WEFT_EXPORT void weft_mpi_collective_end(weft_collective_op op, weft_comm comm, uint32_t root,
                                          uint64_t bytes_sent, uint64_t bytes_received);
 
+/* Records the value of a parameter (WEFT_PARAMETER_*) for the region just
+ * entered (OTF2 ParameterInt). Mark the parameter used first, once:
+ * weft_registry_parameter_use(weft_defs_global(), parameter). */
+WEFT_EXPORT void weft_parameter_int(uint32_t parameter, int64_t value);
+
 /* ---- metrics ------------------------------------------------------------ */
 
 /* Records value_count values of the metric set `metric` (at most 64). */
