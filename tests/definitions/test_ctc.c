@@ -625,6 +625,57 @@ static void mutate_one(const char *text)
     free(buf);
 }
 
+/* The merged POMP proposal's dialect (weft_ctc_parse_proposal). */
+static void test_proposal_dialect(void **state)
+{
+    (void)state;
+    weft_ctc_region r;
+    /* The proposal's own example: 51 stated, 53 characters; accepted. */
+    const char *demo = "51*type=preregion*file=demo.c*slines=7,8*elines=12,12**";
+    assert_int_equal(weft_ctc_parse_proposal(demo, SIZE_MAX, &r), WEFT_OK);
+    assert_int_equal(r.construct, WEFT_CTC_PARALLEL);
+    assert_int_equal(r.file.len, 6);
+    assert_memory_equal(r.file.text, "demo.c", 6);
+    assert_int_equal(r.begin_line, 7);
+    assert_int_equal(r.begin_line2, 8);
+    assert_int_equal(r.end_line, 12);
+    assert_int_equal(r.end_line2, 12);
+    assert_int_equal(r.length, strlen(demo));
+    /* OPARI2's parser refuses it (no sscl, no escl, type not a key). */
+    assert_int_equal(weft_ctc_parse(demo, SIZE_MAX, &r), WEFT_ERR_INVALID);
+
+    assert_int_equal(weft_ctc_parse_proposal("0*type=critical*name=one*lines=60,61*hasNowait=1**",
+                                             SIZE_MAX, &r),
+                     WEFT_OK);
+    assert_int_equal(r.construct, WEFT_CTC_CRITICAL);
+    assert_int_equal(r.critical_name.len, 3);
+    assert_int_equal(r.begin_line, 60);
+    assert_int_equal(r.end_line2, 61);
+    assert_true(r.clauses & WEFT_CTC_HAS_NOWAIT);
+    assert_int_equal(weft_ctc_parse_proposal("0*type=function*name=f*group=g**", SIZE_MAX, &r),
+                     WEFT_OK);
+    assert_int_equal(r.construct, WEFT_CTC_FUNCTION);
+    assert_int_equal(r.user_group_name.len, 1);
+    assert_int_equal(weft_ctc_parse_proposal("0*type=loop**", SIZE_MAX, &r), WEFT_OK);
+    assert_int_equal(r.construct, WEFT_CTC_FOR);
+
+    static const struct {
+        const char *text, *problem;
+    } bad[] = {
+        {"2**", "no type"},
+        {"19*type=nosuch**", "type is not known"},
+        {"0*type=for*lines=7**", "a line pair has no ','"},
+        {"0*type=for*slines=x,2**", "a line number is not a number"},
+        {"0*type=for*elines=1,99999999999**", "a line number is too large"},
+        {"0*type=for", "the string ends before the final '*'"},
+        {NULL, "no CTC string"},
+    };
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(weft_ctc_parse_proposal(bad[i].text, SIZE_MAX, &r), WEFT_ERR_INVALID);
+        assert_string_equal(r.problem, bad[i].problem);
+    }
+}
+
 static void test_mutations(void **state)
 {
     (void)state;
@@ -646,6 +697,7 @@ int main(void)
         cmocka_unit_test(test_problem_recovery),
         cmocka_unit_test(test_region_name),
         cmocka_unit_test(test_mutations),
+        cmocka_unit_test(test_proposal_dialect),
     };
     return cmocka_run_group_tests(tests, read_real_strings, free_real_strings);
 }

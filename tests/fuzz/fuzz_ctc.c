@@ -1,4 +1,4 @@
-/* libFuzzer target for the CTC-string parser: arbitrary bytes, parsed with
+/* libFuzzer target for the CTC-string parser (both dialects): arbitrary bytes, parsed with
  * their exact length as the bound (libFuzzer's buffer has nothing after it,
  * so ASan catches any overread), then the same invariants test_ctc checks.
  * Build with -DWEFT_FUZZ=ON and clang; tests/fuzz/CMakeLists.txt says how to
@@ -19,10 +19,11 @@ static int span_inside(weft_ctc_span span, const uint8_t *data, size_t size)
     return span.text != NULL && (span.len == 0 || (at >= start && at + span.len <= start + size));
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void check(weft_status (*parse)(const char *, size_t, weft_ctc_region *),
+                  const uint8_t *data, size_t size)
 {
     weft_ctc_region r;
-    weft_status st = weft_ctc_parse((const char *)data, size, &r);
+    weft_status st = parse((const char *)data, size, &r);
     const weft_ctc_span spans[] = {
         r.region_type,     r.file,     r.critical_name,  r.user_region_name,
         r.user_group_name, r.schedule, r.default_sharing};
@@ -39,5 +40,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                        r.file, r.begin_line);
     if (strlen(name) != (want < sizeof(name) ? want : sizeof(name) - 1))
         abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    check(weft_ctc_parse, data, size);          /* OPARI2's dialect */
+    check(weft_ctc_parse_proposal, data, size); /* the merged POMP proposal's */
     return 0;
 }
