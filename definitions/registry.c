@@ -219,11 +219,19 @@ weft_status weft_registry_region(weft_registry *reg, const weft_region_desc *des
 weft_status weft_registry_location(weft_registry *reg, const char *name, uint32_t thread_number,
                                    weft_location *out)
 {
+    return weft_registry_location_in_group(reg, name, thread_number, WEFT_INVALID_ID, out);
+}
+
+weft_status weft_registry_location_in_group(weft_registry *reg, const char *name,
+                                            uint32_t thread_number, uint32_t group,
+                                            weft_location *out)
+{
     *out = WEFT_LOCATION_INVALID;
     if (!reg || !name)
         return WEFT_ERR_INVALID;
     pthread_mutex_lock(&reg->mutex);
-    weft_location_def def = {.thread_number = thread_number, .group = reg->location_group};
+    weft_location_def def = {.thread_number = thread_number,
+                             .group = group != WEFT_INVALID_ID ? group : reg->location_group};
     weft_status st = weft__registry_intern_locked(reg, name, &def.name);
     if (st == WEFT_OK)
         st = weft__registry_append_location_locked(reg, &def, out);

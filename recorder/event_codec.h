@@ -28,44 +28,11 @@ typedef union weft_slot {
 
 _Static_assert(sizeof(weft_slot) == 16, "a slot is 16 bytes");
 
-/* clang-format off */
-/* X(KIND, payload slots) */
-#define WEFT_EVENT_LIST(X)                                                                  \
-    X(ENTER, 0) X(LEAVE, 0) X(THREAD_FORK, 0) X(THREAD_JOIN, 0)                            \
-    X(THREAD_TEAM_BEGIN, 0) X(THREAD_TEAM_END, 0)                                          \
-    X(LOCK_ACQUIRE, 1) X(LOCK_RELEASE, 1)                                                  \
-    X(TASK_CREATE, 1) X(TASK_SWITCH, 1) X(TASK_COMPLETE, 1)                                \
-    X(MPI_SEND, 1) X(MPI_RECV, 1) X(MPI_ISEND, 2) X(MPI_ISEND_COMPLETE, 1)                \
-    X(MPI_IRECV_REQUEST, 1) X(MPI_IRECV, 2) X(MPI_REQUEST_TEST, 1)                         \
-    X(MPI_REQUEST_CANCELLED, 1) X(MPI_COLLECTIVE_BEGIN, 0) X(MPI_COLLECTIVE_END, 2)        \
-    X(METRIC, 0) X(MEASUREMENT_ON_OFF, 0) X(BUFFER_FLUSH, 1) X(PARAMETER, 1)
-/* clang-format on */
-
-#define WEFT_EVENT_ENUM(kind, payload) WEFT_EVENT_##kind,
-enum { WEFT_EVENT_NONE = 0, WEFT_EVENT_LIST(WEFT_EVENT_ENUM) WEFT_EVENT_KIND_COUNT };
-#undef WEFT_EVENT_ENUM
+#include "weft/event.h"
 
 /* Most values one metric event carries, and its largest size in slots. */
 #define WEFT_METRIC_MAX_VALUES 64
 #define WEFT_EVENT_MAX_SLOTS (1 + WEFT_METRIC_MAX_VALUES / 2)
-
-/* An event decoded into named fields; which fields mean something depends
- * on kind (see the encoders below). */
-typedef struct weft_event {
-    uint8_t kind;
-    uint64_t time;
-    uint32_t ref; /* region, comm, lock id, metric or team size */
-    uint8_t small;
-    uint32_t a;   /* peer rank, creating thread, root, acquisition order */
-    uint32_t b;   /* tag, generation number */
-    uint64_t bytes;        /* message bytes, bytes sent, flush stop time,
-                              a parameter's value (as int64) */
-    uint64_t bytes_received;
-    uint64_t request;
-    uint32_t attribute_string; /* TASK_CREATE: dependences, WEFT_INVALID_ID for none */
-    uint32_t value_count;
-    const uint64_t *values; /* metric values, pointing into the buffer */
-} weft_event;
 
 /* Slots an event of this kind takes (metric: with value_count values). */
 size_t weft__event_slots(uint8_t kind, uint32_t value_count);

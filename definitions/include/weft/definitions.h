@@ -250,6 +250,14 @@ WEFT_EXPORT weft_status weft_registry_region(weft_registry *reg, const weft_regi
 weft_status weft_registry_location(weft_registry *reg, const char *name, uint32_t thread_number,
                                    weft_location *out);
 
+/* The same with the location's group (its process's rank) given, for a
+ * registry that describes several processes (weft convert); WEFT_INVALID_ID
+ * as group: as weft_registry_location. Not to be mixed with
+ * weft_registry_set_location_group, which sets every location's group. */
+WEFT_EXPORT weft_status weft_registry_location_in_group(weft_registry *reg, const char *name,
+                                                        uint32_t thread_number, uint32_t group,
+                                                        weft_location *out);
+
 /* Sets the location group (the MPI rank, once known) of every location
  * registered so far and of every one registered later. Thread-safe. */
 void weft_registry_set_location_group(weft_registry *reg, uint32_t group);

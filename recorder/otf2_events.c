@@ -1,0 +1,103 @@
+/* One event of the generic model as an OTF2 event record; see
+ * otf2_events.h. */
+#include "otf2_events.h"
+
+#include "weft/definitions_otf2.h"
+#include "weft/recorder.h"
+
+static OTF2_CollectiveOp collective_to_otf2(uint8_t op)
+{
+#define OP_ENTRY(name) OTF2_COLLECTIVE_OP_##name,
+    static const OTF2_CollectiveOp map[] = {WEFT_COLLECTIVE_LIST(OP_ENTRY)};
+#undef OP_ENTRY
+    return op < WEFT_COLLECTIVE_COUNT ? map[op] : OTF2_COLLECTIVE_OP_BARRIER;
+}
+
+/* A task creation with dependences: the ThreadTaskCreate event with the
+ * string that describes them as its "OpenMP task dependences" attribute. */
+static OTF2_ErrorCode write_task_create_with_dependences(OTF2_EvtWriter *w, const weft_event *e)
+{
+    OTF2_AttributeList *attributes = OTF2_AttributeList_New();
+    if (!attributes)
+        return OTF2_ERROR_MEM_ALLOC_FAILED;
+    OTF2_ErrorCode code = OTF2_AttributeList_AddStringRef(
+        attributes, WEFT_ATTRIBUTE_OPENMP_TASK_DEPENDENCES, e->attribute_string);
+    if (code == OTF2_SUCCESS)
+        code = OTF2_EvtWriter_ThreadTaskCreate(w, attributes, e->time, e->ref, e->a, e->b);
+    OTF2_AttributeList_Delete(attributes);
+    return code;
+}
+
+OTF2_ErrorCode weft__otf2_write_event(OTF2_EvtWriter *w, const weft_event *e)
+{
+    OTF2_TimeStamp t = e->time;
+    switch (e->kind) {
+    case WEFT_EVENT_ENTER:
+        return OTF2_EvtWriter_Enter(w, NULL, t, e->ref);
+    case WEFT_EVENT_LEAVE:
+        return OTF2_EvtWriter_Leave(w, NULL, t, e->ref);
+    case WEFT_EVENT_THREAD_FORK:
+        return OTF2_EvtWriter_ThreadFork(w, NULL, t, weft_paradigm_to_otf2(e->small), e->ref);
+    case WEFT_EVENT_THREAD_JOIN:
+        return OTF2_EvtWriter_ThreadJoin(w, NULL, t, weft_paradigm_to_otf2(e->small));
+    case WEFT_EVENT_THREAD_TEAM_BEGIN:
+        return OTF2_EvtWriter_ThreadTeamBegin(w, NULL, t, e->ref);
+    case WEFT_EVENT_THREAD_TEAM_END:
+        return OTF2_EvtWriter_ThreadTeamEnd(w, NULL, t, e->ref);
+    case WEFT_EVENT_LOCK_ACQUIRE:
+        return OTF2_EvtWriter_ThreadAcquireLock(w, NULL, t, weft_paradigm_to_otf2(e->small), e->ref,
+                                                e->a);
+    case WEFT_EVENT_LOCK_RELEASE:
+        return OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t, weft_paradigm_to_otf2(e->small), e->ref,
+                                                e->a);
+    case WEFT_EVENT_TASK_CREATE:
+        if (e->attribute_string != WEFT_INVALID_ID)
+            return write_task_create_with_dependences(w, e);
+        return OTF2_EvtWriter_ThreadTaskCreate(w, NULL, t, e->ref, e->a, e->b);
+    case WEFT_EVENT_TASK_SWITCH:
+        return OTF2_EvtWriter_ThreadTaskSwitch(w, NULL, t, e->ref, e->a, e->b);
+    case WEFT_EVENT_TASK_COMPLETE:
+        return OTF2_EvtWriter_ThreadTaskComplete(w, NULL, t, e->ref, e->a, e->b);
+    case WEFT_EVENT_MPI_SEND:
+        return OTF2_EvtWriter_MpiSend(w, NULL, t, e->a, e->ref, e->b, e->bytes);
+    case WEFT_EVENT_MPI_RECV:
+        return OTF2_EvtWriter_MpiRecv(w, NULL, t, e->a, e->ref, e->b, e->bytes);
+    case WEFT_EVENT_MPI_ISEND:
+        return OTF2_EvtWriter_MpiIsend(w, NULL, t, e->a, e->ref, e->b, e->bytes, e->request);
+    case WEFT_EVENT_MPI_IRECV:
+        return OTF2_EvtWriter_MpiIrecv(w, NULL, t, e->a, e->ref, e->b, e->bytes, e->request);
+    case WEFT_EVENT_MPI_ISEND_COMPLETE:
+        return OTF2_EvtWriter_MpiIsendComplete(w, NULL, t, e->request);
+    case WEFT_EVENT_MPI_IRECV_REQUEST:
+        return OTF2_EvtWriter_MpiIrecvRequest(w, NULL, t, e->request);
+    case WEFT_EVENT_MPI_REQUEST_TEST:
+        return OTF2_EvtWriter_MpiRequestTest(w, NULL, t, e->request);
+    case WEFT_EVENT_MPI_REQUEST_CANCELLED:
+        return OTF2_EvtWriter_MpiRequestCancelled(w, NULL, t, e->request);
+    case WEFT_EVENT_MPI_COLLECTIVE_BEGIN:
+        return OTF2_EvtWriter_MpiCollectiveBegin(w, NULL, t);
+    case WEFT_EVENT_MPI_COLLECTIVE_END:
+        return OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, t, collective_to_otf2(e->small), e->ref,
+                                               e->a, e->bytes, e->bytes_received);
+    case WEFT_EVENT_METRIC: {
+        OTF2_Type types[WEFT_METRIC_MAX_MEMBERS];
+        OTF2_MetricValue values[WEFT_METRIC_MAX_MEMBERS];
+        uint32_t n = e->value_count < WEFT_METRIC_MAX_MEMBERS ? e->value_count : WEFT_METRIC_MAX_MEMBERS;
+        for (uint32_t i = 0; i < n; i++) {
+            types[i] = OTF2_TYPE_UINT64;
+            values[i].unsigned_int = e->values[i];
+        }
+        return OTF2_EvtWriter_Metric(w, NULL, t, e->ref, (uint8_t)n, types, values);
+    }
+    case WEFT_EVENT_MEASUREMENT_ON_OFF:
+        return OTF2_EvtWriter_MeasurementOnOff(
+            w, NULL, t, e->small ? OTF2_MEASUREMENT_ON : OTF2_MEASUREMENT_OFF);
+    case WEFT_EVENT_BUFFER_FLUSH:
+        return OTF2_EvtWriter_BufferFlush(w, NULL, t, e->bytes);
+    case WEFT_EVENT_PARAMETER:
+        return OTF2_EvtWriter_ParameterInt(w, NULL, t, e->ref, (int64_t)e->bytes);
+    default:
+        return OTF2_ERROR_INVALID_ARGUMENT;
+    }
+}
+
