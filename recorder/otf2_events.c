@@ -82,7 +82,8 @@ OTF2_ErrorCode weft__otf2_write_event(OTF2_EvtWriter *w, const weft_event *e)
     case WEFT_EVENT_METRIC: {
         OTF2_Type types[WEFT_METRIC_MAX_MEMBERS];
         OTF2_MetricValue values[WEFT_METRIC_MAX_MEMBERS];
-        uint32_t n = e->value_count < WEFT_METRIC_MAX_MEMBERS ? e->value_count : WEFT_METRIC_MAX_MEMBERS;
+        uint32_t n =
+            e->value_count < WEFT_METRIC_MAX_MEMBERS ? e->value_count : WEFT_METRIC_MAX_MEMBERS;
         for (uint32_t i = 0; i < n; i++) {
             types[i] = OTF2_TYPE_UINT64;
             values[i].unsigned_int = e->values[i];
@@ -100,4 +101,3 @@ OTF2_ErrorCode weft__otf2_write_event(OTF2_EvtWriter *w, const weft_event *e)
         return OTF2_ERROR_INVALID_ARGUMENT;
     }
 }
-

@@ -20,6 +20,7 @@ typedef int weft_cli_command_fn(int argc, char **argv);
 
 weft_cli_command_fn weft__cli_check;
 weft_cli_command_fn weft__cli_compile;
+weft_cli_command_fn weft__cli_convert;
 weft_cli_command_fn weft__cli_info;
 weft_cli_command_fn weft__cli_summary;
 weft_cli_command_fn weft__cli_run; /* returns only on error: the process becomes PROGRAM */

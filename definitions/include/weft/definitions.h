@@ -266,7 +266,7 @@ void weft_registry_set_location_group(weft_registry *reg, uint32_t group);
  * *host_out (may be NULL) gets the host's string handle. A rank registered
  * before keeps its first host: WEFT_OK when the hosts are equal,
  * WEFT_ERR_EXISTS (and the first host in *host_out) when not. Thread-safe. */
-weft_status weft_registry_process(weft_registry *reg, uint32_t rank, const char *host,
+WEFT_EXPORT weft_status weft_registry_process(weft_registry *reg, uint32_t rank, const char *host,
                                   weft_string *host_out);
 
 /* Sets the number of events written for a location. */

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# weft convert on an EPILOG trace written by write_epilog: the conversion
+# must succeed silently, `weft check` must find the OTF2 trace sound, and
+# check_converted_epilog must find in it everything write_epilog wrote.
+#
+#   run_convert_test.sh WEFT WRITER CHECKER WORKDIR SCENARIO [WRITER OPTION...]
+set -euo pipefail
+weft=$1 writer=$2 checker=$3 work=$4 scenario=$5
+shift 5
+rm -rf "$work"
+mkdir -p "$work"
+"$writer" "$scenario" "$work/in.elg" "$@"
+"$weft" convert "$work/in.elg" "$work/trace" 2>"$work/stderr" || {
+    cat "$work/stderr"; echo "weft convert failed"; exit 1; }
+[ ! -s "$work/stderr" ] || { cat "$work/stderr"; echo "weft convert said something"; exit 1; }
+"$weft" check "$work/trace"
+metrics=()
+for option in "$@"; do [ "$option" = --metrics ] && metrics=(--metrics); done
+"$checker" "$work/trace/traces.otf2" "$scenario" "${metrics[@]}"

@@ -1,0 +1,96 @@
+/* `weft convert [OPTIONS] OLD NEW`: converts a legacy trace into an OTF2
+ * trace in the new directory NEW. The format is told from OLD's first bytes
+ * (or --from); this version reads merged EPILOG traces (convert_epilog.c). */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <zlib.h>
+
+#include "cli.h"
+#include "convert_epilog.h"
+#include "summary_progress.h"
+
+static void print_help(void)
+{
+    printf("usage: weft convert [OPTIONS] OLD NEW\n"
+           "\n"
+           "Converts the legacy trace OLD into an OTF2 trace in the new directory NEW\n"
+           "(NEW/traces.otf2), which loads wherever a weft trace loads. OLD is told by\n"
+           "its contents: a merged EPILOG trace (KOJAK, or Scalasca 1.x's epik.elg; plain\n"
+           "or gzip-compressed, either byte order). EPIK archive directories and OTF\n"
+           "version 1 traces are not read yet.\n"
+           "\n"
+           "Options:\n"
+           "  --from=FORMAT      read OLD as FORMAT (epilog) whatever its contents\n"
+           "  --keep-partial     keep what was converted when OLD turns out damaged\n"
+           "                     (by default NEW is removed again)\n"
+           "  --progress[=WHEN]  progress on stderr: auto (default: on a terminal, after\n"
+           "                     2 s), always, never\n"
+           "  -h, --help         show this help\n"
+           "\n"
+           "Exit status: 0 converted; 1 OLD is damaged or not a known format, or NEW\n"
+           "cannot be written (one line on stderr says which and where); 2 usage.\n");
+}
+
+/* The format of PATH from its first bytes; NULL when unknown. */
+static const char *detect(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return "directory";
+    gzFile f = gzopen(path, "rb");
+    char head[8] = {0};
+    int got = f ? gzread(f, head, sizeof(head)) : -1;
+    if (f)
+        gzclose(f);
+    if (got >= 7 && memcmp(head, "EPILOG", 7) == 0)
+        return "epilog";
+    return got < 0 ? "unreadable" : NULL;
+}
+
+int weft__cli_convert(int argc, char **argv)
+{
+    elg_options o = {.progress = WEFT_SUMMARY_PROGRESS_AUTO};
+    const char *from = NULL, *operands[2] = {NULL, NULL};
+    int count = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *value;
+        if (weft__cli_is_help(argv[i])) {
+            print_help();
+            return WEFT_CLI_EXIT_OK;
+        } else if (weft__cli_option_value(argc, argv, &i, "from", true, &value)) {
+            from = value;
+            if (!from || strcmp(from, "epilog") != 0)
+                return weft__cli_usage_error("convert", "--from takes epilog, not '%s'",
+                                             from ? from : "");
+        } else if (strcmp(argv[i], "--keep-partial") == 0) {
+            o.keep_partial = true;
+        } else if (weft__cli_option_value(argc, argv, &i, "progress", false, &value)) {
+            weft_summary_progress_mode mode;
+            if (!weft__summary_parse_progress(value, &mode))
+                return weft__cli_usage_error("convert", "--progress takes auto, always or never");
+            o.progress = (int)mode;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return weft__cli_usage_error("convert", "unknown option '%s'", argv[i]);
+        } else if (count < 2) {
+            operands[count++] = argv[i];
+        } else {
+            return weft__cli_usage_error("convert", "too many arguments");
+        }
+    }
+    if (count < 2)
+        return weft__cli_usage_error("convert", "give the old trace and the new directory");
+    o.input = operands[0];
+    o.output = operands[1];
+    const char *format = from ? from : detect(o.input);
+    if (!format || strcmp(format, "epilog") != 0) {
+        fprintf(stderr, "weft convert: '%s' %s\n", o.input,
+                !format ? "is not a trace weft convert knows (EPILOG)"
+                : strcmp(format, "unreadable") == 0
+                    ? "cannot be read"
+                    : "is a directory: EPIK archives are not read yet; convert its merged "
+                      "epik.elg (elg_merge) instead");
+        return WEFT_CLI_EXIT_FAILURE;
+    }
+    return weft__convert_epilog(&o);
+}

@@ -1,0 +1,385 @@
+/* `weft convert` for a merged EPILOG trace; see convert_epilog.h. Two
+ * passes over the file: the first reads the definitions and counts the
+ * threads of every fork (OTF2's fork names its team size, EPILOG's does
+ * not), the second converts the events, which arrive in time order. Memory
+ * grows with the definitions, the forks (two bytes each) and the messages
+ * in flight, not with the events. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert_epilog.h"
+#include "summary_progress.h"
+#include "weft/recorder.h"
+
+static int reader_error(elg_convert *c, const char *path)
+{
+    fprintf(stderr, "weft convert: '%s': %s\n", path, c->err);
+    return 1;
+}
+
+/* Reads the definitions; *first_event is the first event record, if the
+ * definitions end without LAST_DEF. Returns 1 on an event, 0 at LAST_DEF or
+ * the end, -1 on damage. */
+static int read_definitions(elg_convert *c, epilog_record *first_event)
+{
+    epilog_record rec;
+    int more;
+    while ((more = epilog_next(c->reader, &rec, c->err, sizeof(c->err))) == 1) {
+        if (rec.type == ELG_LAST_DEF)
+            return 0;
+        if (rec.type >= 100) {
+            *first_event = rec;
+            return 1;
+        }
+        if (elg_read_definition(c, &rec))
+            return -1;
+    }
+    return more;
+}
+
+/* Per-process tables, sized from the locations. */
+static int make_processes(elg_convert *c)
+{
+    const elg_defs *d = &c->defs;
+    for (uint32_t lid = 0; lid < d->location_count; lid++) {
+        if (d->locations[lid].defined && d->locations[lid].process >= c->process_count)
+            c->process_count = d->locations[lid].process + 1;
+    }
+    c->processes = calloc(c->process_count ? c->process_count : 1, sizeof(*c->processes));
+    c->locations = calloc(d->location_count ? d->location_count : 1, sizeof(*c->locations));
+    if (!c->processes || !c->locations)
+        return -1;
+    for (uint32_t lid = 0; lid < d->location_count; lid++) {
+        const elg_location *l = &d->locations[lid];
+        if (!l->defined)
+            continue;
+        elg_process_state *p = &c->processes[l->process];
+        p->defined = true;
+        if (l->thread >= p->thread_count)
+            p->thread_count = l->thread + 1;
+        c->locations[lid].process = l->process;
+        c->locations[lid].thread = l->thread;
+    }
+    for (uint32_t pid = 0; pid < c->process_count; pid++) {
+        elg_process_state *p = &c->processes[pid];
+        if (!p->defined)
+            continue;
+        p->threads = calloc(p->thread_count, sizeof(*p->threads));
+        p->entered = calloc((p->thread_count + 63) / 64, sizeof(uint64_t));
+        if (!p->threads || !p->entered)
+            return -1;
+        for (uint32_t t = 0; t < p->thread_count; t++)
+            p->threads[t] = WEFT_LOCATION_INVALID;
+    }
+    return 0;
+}
+
+/* Reads the events once: team sizes, and the damage, before anything is
+ * written. */
+static int first_pass(elg_convert *c, const epilog_record *first, int have_first, uint64_t *events)
+{
+    epilog_record rec = have_first ? *first : (epilog_record){0};
+    int more = have_first;
+    elg_event e;
+    *events = 0;
+    if (!have_first)
+        more = epilog_next(c->reader, &rec, c->err, sizeof(c->err));
+    for (; more == 1; more = epilog_next(c->reader, &rec, c->err, sizeof(c->err))) {
+        if (rec.type < 100) {
+            c->unknown_definitions++; /* a definition after the events: not used */
+            continue;
+        }
+        int decoded = elg_decode_event(c, &rec, &e);
+        if (decoded < 0)
+            return -1;
+        if (decoded > 0) {
+            c->unknown_events++;
+            continue;
+        }
+        if (elg_count_event(c, &e))
+            return -1;
+        (*events)++;
+    }
+    return more;
+}
+
+/* ---- definitions into the registry -------------------------------------------- */
+
+/* Role and paradigm of an EPILOG region (LEGACY-FORMATS.md 1.6). */
+static void region_kind(uint8_t type, const char *name, const char *file, weft_region_role *role,
+                        weft_paradigm *paradigm)
+{
+#define R(x) WEFT_REGION_ROLE_##x
+    static const weft_region_role omp_roles[] = {
+        R(PARALLEL),        R(LOOP),          R(SECTIONS),         R(SECTION),
+        R(WORKSHARE),       R(SINGLE),        R(MASTER),           R(CRITICAL),
+        R(ATOMIC),          R(BARRIER),       R(IMPLICIT_BARRIER), R(FLUSH),
+        R(CRITICAL_SBLOCK), R(SINGLE_SBLOCK), R(ORDERED),          R(ORDERED_SBLOCK)};
+    static const weft_region_role mpi_roles[] = {R(BARRIER), R(COLL_ONE2ALL), R(COLL_ALL2ONE),
+                                                 R(COLL_ALL2ALL), R(COLL_OTHER)};
+    *paradigm = WEFT_PARADIGM_USER;
+    *role = type == 2 ? R(LOOP) : type == 0 ? R(UNKNOWN) : R(FUNCTION);
+    if (type >= 11 && type <= 26) {
+        *paradigm = WEFT_PARADIGM_OPENMP;
+        *role = omp_roles[type - 11];
+    } else if (type >= 4 && type <= 8) {
+        *paradigm = WEFT_PARADIGM_MPI;
+        *role = mpi_roles[type - 4];
+    } else if ((name && strncmp(name, "MPI_", 4) == 0) || (file && strcmp(file, "MPI") == 0)) {
+        *paradigm = WEFT_PARADIGM_MPI;
+        *role = R(FUNCTION);
+    } else if ((name && strncmp(name, "omp_", 4) == 0) || (file && strcmp(file, "OMP") == 0)) {
+        *paradigm = WEFT_PARADIGM_OPENMP;
+        *role = R(FUNCTION);
+    } else if (file && strcmp(file, "EPIK") == 0) {
+        *paradigm = WEFT_PARADIGM_MEASUREMENT_SYSTEM;
+        *role = R(ARTIFICIAL);
+    }
+#undef R
+}
+
+static int define_regions(elg_convert *c)
+{
+    const elg_defs *d = &c->defs;
+    c->regions = calloc(d->region_count ? d->region_count : 1, sizeof(*c->regions));
+    if (!c->regions)
+        return -1;
+    for (uint32_t rid = 0; rid < d->region_count; rid++) {
+        const elg_region *r = &d->regions[rid];
+        c->regions[rid] = WEFT_REGION_INVALID;
+        if (!r->defined)
+            continue;
+        const char *name = elg_string(d, r->name);
+        const char *file = r->file < d->file_count && d->files[r->file]
+                               ? elg_string(d, d->files[r->file] - 1)
+                               : NULL;
+        weft_region_desc desc = {.name = name ? name : "(unnamed region)",
+                                 .file = file,
+                                 .begin_line = r->begin_line == ELG_NO_ID ? 0 : r->begin_line,
+                                 .end_line = r->end_line == ELG_NO_ID ? 0 : r->end_line};
+        region_kind(r->type, name, file, &desc.role, &desc.paradigm);
+        if (weft_registry_region(c->reg, &desc, &c->regions[rid]) != WEFT_OK)
+            return -1;
+    }
+    return 0;
+}
+
+/* Processes (with their node's name) and locations, process by process. */
+static int define_locations(elg_convert *c)
+{
+    const elg_defs *d = &c->defs;
+    for (uint32_t lid = 0; lid < d->location_count; lid++) {
+        const elg_location *l = &d->locations[lid];
+        if (!l->defined)
+            continue;
+        const char *host = l->node < d->node_count && d->nodes[l->node].defined
+                               ? elg_string(d, d->nodes[l->node].name)
+                               : NULL;
+        weft_registry_process(c->reg, l->process, host ? host : "unknown node", NULL);
+        char name[64];
+        if (l->thread == 0)
+            snprintf(name, sizeof(name), "Master thread");
+        else
+            snprintf(name, sizeof(name), "Thread %u", l->thread);
+        weft_location loc;
+        if (weft_registry_location_in_group(c->reg, name, l->thread, l->process, &loc) != WEFT_OK)
+            return -1;
+        c->locations[lid].loc = loc;
+        c->processes[l->process].threads[l->thread] = loc;
+    }
+    return 0;
+}
+
+/* MPI communicators: the first world-like one is MPI_COMM_WORLD. */
+static int define_comms(elg_convert *c)
+{
+    const elg_defs *d = &c->defs;
+    c->comms = calloc(d->comm_count ? d->comm_count : 1, sizeof(*c->comms));
+    if (!c->comms)
+        return -1;
+    bool world_seen = false;
+    for (uint32_t cid = 0; cid < d->comm_count; cid++) {
+        const elg_comm *m = &d->comms[cid];
+        c->comms[cid] = WEFT_COMM_INVALID;
+        if (!m->defined)
+            continue;
+        bool world = m->world && !world_seen;
+        world_seen = world_seen || world;
+        char name[64];
+        snprintf(name, sizeof(name),
+                 world          ? "MPI_COMM_WORLD"
+                 : m->size == 1 ? "MPI_COMM_SELF"
+                                : "MPI comm %u",
+                 cid);
+        weft_comm_desc desc = {.name = name,
+                               .paradigm = WEFT_PARADIGM_MPI,
+                               .parent = WEFT_COMM_INVALID,
+                               .key = world ? WEFT_COMM_KEY_MPI_WORLD : 2 + (uint64_t)cid};
+        if (weft_registry_comm(c->reg, &desc, &c->comms[cid]) != WEFT_OK)
+            return -1;
+        for (uint32_t i = 0; i < m->size; i++)
+            weft_registry_comm_set_member(c->reg, c->comms[cid], i, m->ranks[i]);
+    }
+    return 0;
+}
+
+/* One metric class of every EPILOG metric; none when one has float values
+ * (weft's metrics are integers): said once. */
+static int define_metrics(elg_convert *c)
+{
+    const elg_defs *d = &c->defs;
+    c->metric = (weft_metric){WEFT_INVALID_ID};
+    if (d->metric_count == 0)
+        return 0;
+    weft_metric_member_desc members[ELG_MAX_METRICS];
+    for (uint32_t i = 0; i < d->metric_count; i++) {
+        const elg_metric *m = &d->metrics[i];
+        if (m->float_values) {
+            fprintf(stderr,
+                    "weft convert: the metric '%s' has floating-point values, which "
+                    "weft does not convert; the trace has no metrics\n",
+                    elg_string(d, m->name) ? elg_string(d, m->name) : "?");
+            return 0;
+        }
+        const char *name = elg_string(d, m->name);
+        /* counter (0) from the start (0): accumulated; sample (2): absolute */
+        uint8_t mode =
+            m->mode == 2 ? WEFT_METRIC_MODE_ABSOLUTE_POINT : WEFT_METRIC_MODE_ACCUMULATED_START;
+        members[i] = (weft_metric_member_desc){.name = name ? name : "metric",
+                                               .description = elg_string(d, m->description),
+                                               .unit = "#",
+                                               .source = name && strncmp(name, "PAPI_", 5) == 0
+                                                             ? WEFT_METRIC_SOURCE_PAPI
+                                                             : WEFT_METRIC_SOURCE_OTHER,
+                                               .mode = mode};
+    }
+    return weft_registry_metric_class(c->reg, members, d->metric_count, &c->metric) == WEFT_OK ? 0
+                                                                                               : -1;
+}
+
+/* ---- the conversion ---------------------------------------------------------------- */
+
+static int second_pass(elg_convert *c, const elg_options *o, uint64_t announced)
+{
+    epilog_record rec;
+    int more;
+    while ((more = epilog_next(c->reader, &rec, c->err, sizeof(c->err))) == 1 && rec.type < 100 &&
+           rec.type != ELG_LAST_DEF) {
+    }
+    summary_progress progress;
+    weft__summary_progress_start(&progress, (weft_summary_progress_mode)o->progress, announced, 0);
+    progress.command = "weft convert";
+    elg_event e;
+    for (uint64_t read = 0; more == 1;
+         more = epilog_next(c->reader, &rec, c->err, sizeof(c->err))) {
+        if (rec.type < 100)
+            continue;
+        if (elg_decode_event(c, &rec, &e) == 0) {
+            if (elg_convert_event(c, &e))
+                return -1;
+            weft__summary_progress_update(&progress, ++read, 0);
+        }
+    }
+    weft__summary_progress_finish(&progress, announced);
+    return more;
+}
+
+static void report(const elg_convert *c, uint64_t closed)
+{
+    if (c->unknown_definitions + c->unknown_events)
+        fprintf(stderr,
+                "weft convert: skipped %llu definition and %llu event records of types weft "
+                "does not convert\n",
+                (unsigned long long)c->unknown_definitions, (unsigned long long)c->unknown_events);
+    if (c->receives_without_size)
+        fprintf(stderr,
+                "weft convert: %llu receives came before their send: their size is written "
+                "as 0\n",
+                (unsigned long long)c->receives_without_size);
+    if (c->collectives_unknown)
+        fprintf(stderr,
+                "weft convert: %llu collective ends of an unknown operation or root were left "
+                "out\n",
+                (unsigned long long)c->collectives_unknown);
+    if (c->exits_without_enter + closed)
+        fprintf(stderr,
+                "weft convert: %llu exits without an open region were left out, %llu regions "
+                "left open were closed at their location's last event\n",
+                (unsigned long long)c->exits_without_enter, (unsigned long long)closed);
+    if (c->time_fixes)
+        fprintf(stderr,
+                "weft convert: %llu events earlier than the one before them on their location "
+                "got that one's time\n",
+                (unsigned long long)c->time_fixes);
+}
+
+int elg_scan(elg_convert *c, const char *path, uint64_t *events)
+{
+    epilog_record first;
+    c->reader = epilog_open(path, c->err, sizeof(c->err));
+    if (!c->reader)
+        return -2;
+    int have_first = read_definitions(c, &first);
+    if (have_first < 0)
+        return -1;
+    if (make_processes(c)) {
+        snprintf(c->err, sizeof(c->err), "out of memory");
+        return -1;
+    }
+    return first_pass(c, &first, have_first, events) < 0 ? -1 : 0;
+}
+
+static int convert(elg_convert *c, const elg_options *o)
+{
+    uint64_t announced = 0;
+    int scanned = elg_scan(c, o->input, &announced);
+    if (scanned == -2) {
+        fprintf(stderr, "weft convert: %s\n", c->err);
+        return 1;
+    }
+    if (scanned < 0)
+        return reader_error(c, o->input);
+    epilog_close(c->reader);
+    c->reader = epilog_open(o->input, c->err, sizeof(c->err));
+    if (!c->reader || weft_trace_writer_open(o->output, &c->writer) != WEFT_OK)
+        return c->reader ? 1 : reader_error(c, o->input);
+    c->reg = weft_trace_writer_registry(c->writer);
+    uint64_t closed = 0;
+    if (define_locations(c) || define_regions(c) || define_comms(c) || define_metrics(c)) {
+        snprintf(c->err, sizeof(c->err), "out of memory defining the trace");
+        return reader_error(c, o->input);
+    }
+    if (second_pass(c, o, announced) < 0 || elg_close_open_regions(c, &closed))
+        return reader_error(c, o->input);
+    weft_clock_properties clock = {.ticks_per_second = 1000000000u,
+                                   .global_offset = c->any_time ? c->time_min : 0,
+                                   .trace_length = c->any_time ? c->time_max - c->time_min : 0};
+    weft_status st = weft_trace_writer_close(c->writer, &clock);
+    c->writer = NULL;
+    if (st != WEFT_OK) {
+        fprintf(stderr, "weft convert: writing '%s' failed\n", o->output);
+        return 1;
+    }
+    report(c, closed);
+    return 0;
+}
+
+int weft__convert_epilog(const elg_options *o)
+{
+    elg_convert c = {0};
+    int status = convert(&c, o);
+    if (c.writer) {
+        if (o->keep_partial) {
+            weft_clock_properties clock = {.ticks_per_second = 1000000000u};
+            weft_trace_writer_close(c.writer, &clock);
+            fprintf(stderr, "weft convert: the partial trace is kept in '%s'\n", o->output);
+        } else {
+            weft_trace_writer_discard(c.writer);
+        }
+    }
+    epilog_close(c.reader);
+    elg_events_free(&c);
+    elg_defs_free(&c.defs);
+    return status;
+}

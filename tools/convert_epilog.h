@@ -1,0 +1,181 @@
+/* `weft convert` for EPILOG: a merged EPILOG trace (all definitions with
+ * global ids, then the events of all locations in time order) into an OTF2
+ * trace through weft's trace writer. convert_epilog_defs.c reads the
+ * definitions into the tables below; convert_epilog.c makes the registry's
+ * definitions and converts the events. ../shared/LEGACY-FORMATS.md, section
+ * 1, describes the format and the mapping. Private to tools/. */
+#ifndef WEFT_TOOLS_CONVERT_EPILOG_H
+#define WEFT_TOOLS_CONVERT_EPILOG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "epilog_reader.h"
+#include "weft/trace_writer.h"
+
+#define ELG_MAX_METRICS 64
+
+typedef struct elg_node {
+    bool defined;
+    uint32_t name; /* string id */
+} elg_node;
+
+typedef struct elg_location {
+    bool defined;
+    uint32_t node, process, thread;
+} elg_location;
+
+typedef struct elg_region {
+    bool defined;
+    uint32_t name, file, begin_line, end_line; /* file: a FILE id */
+    uint8_t type;                              /* EPILOG region type */
+} elg_region;
+
+typedef struct elg_metric {
+    uint32_t name, description;
+    bool float_values;
+    uint8_t mode, interval;
+} elg_metric;
+
+typedef struct elg_comm {
+    bool defined, world;
+    uint32_t *ranks; /* members' global ranks, in rank order */
+    uint32_t size;
+} elg_comm;
+
+/* The definitions, each table indexed by the EPILOG id (count = capacity). */
+typedef struct elg_defs {
+    char **strings;
+    uint32_t string_count;
+    elg_node *nodes;
+    uint32_t node_count;
+    elg_location *locations;
+    uint32_t location_count;
+    uint32_t *files; /* string id + 1 of each FILE; 0: undefined */
+    uint32_t file_count;
+    elg_region *regions;
+    uint32_t region_count;
+    uint32_t *call_sites; /* entered region + 1; 0: undefined */
+    uint32_t call_site_count;
+    elg_comm *comms;
+    uint32_t comm_count;
+    elg_metric metrics[ELG_MAX_METRICS];
+    uint32_t metric_count;
+} elg_defs;
+
+/* One event record, decoded. */
+typedef struct elg_event {
+    uint8_t type;
+    uint32_t lid;
+    double time;
+    uint32_t region;                 /* ENTER (ENTER_CS: the call site's region) */
+    uint32_t peer, comm, tag, bytes; /* MPI_SEND (peer = dest), MPI_RECV (peer = source) */
+    uint32_t root, sent, received;   /* MPI_COLLEXIT (root: a location, or ELG_NO_ID) */
+    uint32_t lock;                   /* OMP_ALOCK, OMP_RLOCK */
+    bool has_metrics;
+    uint64_t metrics[ELG_MAX_METRICS];
+} elg_event;
+
+/* The converting state of one EPILOG location. */
+typedef struct elg_location_state {
+    weft_location loc;
+    uint32_t process, thread;
+    uint32_t *stack; /* open EPILOG regions, innermost last; TEAM_BIT: began a team */
+    uint32_t depth, capacity;
+    uint64_t last_time;
+    uint64_t tracing_since; /* ENTER_TRACING's time, while tracing */
+} elg_location_state;
+
+#define ELG_TEAM_BIT 0x80000000u
+
+/* The converting state of one process (EPILOG's process = MPI rank). */
+typedef struct elg_process_state {
+    bool defined;
+    weft_location *threads; /* by thread number */
+    uint32_t thread_count;
+    uint16_t *team_sizes; /* per fork, in order (from the first pass) */
+    uint32_t fork_count, forks_seen;
+    bool in_fork; /* between OMP_FORK and OMP_JOIN */
+    weft_comm team;
+    uint64_t *entered; /* pass 1: bit set of the threads in the current team */
+} elg_process_state;
+
+/* A message channel: the sizes of sends not yet received (EPILOG's
+ * receives carry no size). */
+typedef struct elg_channel {
+    bool used;
+    uint32_t from, to, comm, tag; /* ranks, EPILOG comm id */
+    uint32_t *sizes;
+    uint32_t head, count, capacity;
+} elg_channel;
+
+/* A conversion in progress. */
+typedef struct elg_convert {
+    epilog_reader *reader;
+    elg_defs defs;
+    char err[512];
+    /* definition records continued by the next ones */
+    uint8_t string_continuations;
+    uint32_t continued_string;
+    uint32_t comm_bytes_left, continued_comm;
+    size_t comm_bytes_seen;
+    uint64_t unknown_definitions, unknown_events;
+    /* the events */
+    uint64_t events, time_min, time_max;
+    bool any_time;
+    weft_trace_writer *writer;
+    weft_registry *reg;
+    weft_region *regions;          /* by EPILOG region id */
+    weft_comm *comms;              /* by EPILOG comm id */
+    weft_metric metric;            /* WEFT_INVALID_ID without metrics */
+    elg_location_state *locations; /* by EPILOG location id */
+    elg_process_state *processes;  /* by EPILOG process id */
+    uint32_t process_count;
+    elg_channel *channels;
+    uint32_t channel_capacity;
+    struct elg_lock *locks;
+    uint32_t lock_count;
+    uint64_t receives_without_size, exits_without_enter, time_fixes, collectives_unknown;
+} elg_convert;
+
+/* The first pass over the EPILOG file PATH: opens it (c->reader), reads the
+ * definitions, sets up the per-process tables, decodes every event and
+ * counts the threads of every fork. 0 with *events the number of events;
+ * -2 when the file cannot be opened or is not EPILOG, -1 when it is
+ * damaged (c->err says where and how). */
+int elg_scan(elg_convert *c, const char *path, uint64_t *events);
+
+/* Decodes an event record; -1 with c->err when it is damaged. */
+int elg_decode_event(elg_convert *c, const epilog_record *rec, elg_event *e);
+
+/* First pass over one event: the team size of every fork. */
+int elg_count_event(elg_convert *c, const elg_event *e);
+
+/* Second pass: converts one event into the trace writer's events. */
+int elg_convert_event(elg_convert *c, const elg_event *e);
+
+/* Closes what the input left open, at each location's last time. */
+int elg_close_open_regions(elg_convert *c, uint64_t *closed);
+
+void elg_events_free(elg_convert *c);
+
+/* Reads one definition record into c->defs; -1 with c->err set when it is
+ * damaged. */
+int elg_read_definition(elg_convert *c, const epilog_record *rec);
+
+/* The text of string id, or NULL. */
+const char *elg_string(const elg_defs *d, uint32_t id);
+
+void elg_defs_free(elg_defs *d);
+
+/* What weft convert asks for. */
+typedef struct elg_options {
+    const char *input, *output;
+    bool keep_partial;
+    int progress; /* weft_summary_progress_mode */
+} elg_options;
+
+/* Converts; returns the exit status (0, or 1 after one line on stderr). */
+int weft__convert_epilog(const elg_options *options);
+
+#endif /* WEFT_TOOLS_CONVERT_EPILOG_H */

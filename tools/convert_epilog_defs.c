@@ -1,0 +1,269 @@
+/* The definitions of a merged EPILOG trace (strings, machines, nodes,
+ * locations, files, regions, call sites, metrics, MPI communicators) read
+ * into tables, and turned into weft registry definitions; see
+ * convert_epilog.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert_epilog.h"
+
+/* Ids above these are taken as damage, not as tables to allocate. */
+#define MAX_ID (1u << 24)
+#define MAX_PROCESSES (1u << 20)
+#define MAX_THREADS (1u << 16)
+
+/* Makes *items hold index id (zeroed growth); false when out of memory. */
+static bool grow(void **items, uint32_t *count, uint32_t id, size_t elem)
+{
+    if (id < *count)
+        return true;
+    uint32_t n = *count ? *count : 16;
+    while (n <= id)
+        n *= 2;
+    void *bigger = realloc(*items, (size_t)n * elem);
+    if (!bigger)
+        return false;
+    memset((char *)bigger + (size_t)*count * elem, 0, (size_t)(n - *count) * elem);
+    *items = bigger;
+    *count = n;
+    return true;
+}
+
+#define GROW(defs, array, count, id)                                                               \
+    grow((void **)&(defs)->array, &(defs)->count, id, sizeof(*(defs)->array))
+
+const char *elg_string(const elg_defs *d, uint32_t id)
+{
+    return id < d->string_count && d->strings[id] ? d->strings[id] : NULL;
+}
+
+static int fail(elg_convert *c, const epilog_record *rec, const char *what)
+{
+    snprintf(c->err, sizeof(c->err), "record at byte %llu (type %u, %u bytes): %s",
+             (unsigned long long)rec->offset, rec->type, rec->length, what);
+    return -1;
+}
+
+static int no_memory(elg_convert *c)
+{
+    snprintf(c->err, sizeof(c->err), "out of memory");
+    return -1;
+}
+
+/* STRING and its STRING_CNT continuations. */
+static int read_string(elg_convert *c, epilog_fields *f, const epilog_record *rec)
+{
+    elg_defs *d = &c->defs;
+    uint32_t id = epilog_u4(f);
+    uint8_t continuations = epilog_u1(f);
+    size_t len;
+    const char *text = epilog_chars(f, &len);
+    if (!f->ok || id >= MAX_ID)
+        return fail(c, rec, "not a string definition");
+    if (!GROW(d, strings, string_count, id))
+        return no_memory(c);
+    char *s = malloc(len + 1);
+    if (!s)
+        return no_memory(c);
+    memcpy(s, text, len);
+    s[len] = '\0';
+    free(d->strings[id]);
+    d->strings[id] = s;
+    c->string_continuations = continuations;
+    c->continued_string = id;
+    return 0;
+}
+
+static int continue_string(elg_convert *c, epilog_fields *f, const epilog_record *rec)
+{
+    elg_defs *d = &c->defs;
+    if (c->string_continuations == 0)
+        return fail(c, rec, "a string continuation without its string");
+    c->string_continuations--;
+    size_t len;
+    const char *more = epilog_chars(f, &len);
+    char *s = d->strings[c->continued_string];
+    size_t old = strlen(s);
+    char *longer = realloc(s, old + len + 1);
+    if (!longer)
+        return no_memory(c);
+    memcpy(longer + old, more, len);
+    longer[old + len] = '\0';
+    d->strings[c->continued_string] = longer;
+    return 0;
+}
+
+/* MPI_COMM (merged traces): a bit vector of global ranks; MPI_COMM_CNT
+ * records continue it. */
+static int add_comm_bits(elg_convert *c, uint32_t cid, const uint8_t *bits, size_t bytes,
+                         size_t first_byte)
+{
+    elg_comm *comm = &c->defs.comms[cid];
+    for (size_t i = 0; i < bytes; i++) {
+        for (unsigned b = 0; b < 8; b++) {
+            if (!(bits[i] & (1u << b)))
+                continue;
+            uint32_t *ranks = realloc(comm->ranks, (comm->size + 1) * sizeof(*ranks));
+            if (!ranks)
+                return no_memory(c);
+            comm->ranks = ranks;
+            comm->ranks[comm->size++] = (uint32_t)((first_byte + i) * 8 + b);
+        }
+    }
+    return 0;
+}
+
+static int read_comm(elg_convert *c, epilog_fields *f, const epilog_record *rec)
+{
+    elg_defs *d = &c->defs;
+    uint32_t cid = epilog_u4(f);
+    uint8_t mode = epilog_u1(f);
+    uint32_t bytes = epilog_u4(f);
+    if (!f->ok || cid >= MAX_ID || bytes > MAX_ID)
+        return fail(c, rec, "not a communicator definition");
+    if (!GROW(d, comms, comm_count, cid))
+        return no_memory(c);
+    elg_comm *comm = &d->comms[cid];
+    free(comm->ranks);
+    *comm = (elg_comm){.defined = true, .world = mode == 1};
+    size_t here = epilog_left(f) < bytes ? epilog_left(f) : bytes;
+    c->comm_bytes_left = bytes - (uint32_t)here;
+    c->comm_bytes_seen = here;
+    c->continued_comm = cid;
+    return add_comm_bits(c, cid, f->at, here, 0);
+}
+
+static int continue_comm(elg_convert *c, epilog_fields *f, const epilog_record *rec)
+{
+    if (c->comm_bytes_left == 0)
+        return fail(c, rec, "a communicator continuation without its communicator");
+    size_t here = epilog_left(f) < c->comm_bytes_left ? epilog_left(f) : c->comm_bytes_left;
+    int status = add_comm_bits(c, c->continued_comm, f->at, here, c->comm_bytes_seen);
+    c->comm_bytes_left -= (uint32_t)here;
+    c->comm_bytes_seen += here;
+    return status;
+}
+
+/* One definition record into the tables; unknown ones are counted. */
+int elg_read_definition(elg_convert *c, const epilog_record *rec)
+{
+    elg_defs *d = &c->defs;
+    epilog_fields f = epilog_fields_of(c->reader, rec);
+    uint32_t id;
+    switch (rec->type) {
+    case ELG_STRING:
+        return read_string(c, &f, rec);
+    case ELG_STRING_CNT:
+        return continue_string(c, &f, rec);
+    case ELG_MPI_COMM:
+        return read_comm(c, &f, rec);
+    case ELG_MPI_COMM_CNT:
+        return continue_comm(c, &f, rec);
+    case ELG_NODE:
+        id = epilog_u4(&f);
+        if (!f.ok || id >= MAX_ID || !GROW(d, nodes, node_count, id))
+            return f.ok && id < MAX_ID ? no_memory(c) : fail(c, rec, "not a node definition");
+        epilog_u4(&f); /* machine */
+        epilog_u4(&f); /* cpus */
+        d->nodes[id] = (elg_node){.defined = true, .name = epilog_u4(&f)};
+        return f.ok ? 0 : fail(c, rec, "a node definition cut short");
+    case ELG_LOCATION:
+        id = epilog_u4(&f);
+        if (!f.ok || id >= MAX_ID || !GROW(d, locations, location_count, id))
+            return f.ok && id < MAX_ID ? no_memory(c) : fail(c, rec, "not a location definition");
+        epilog_u4(&f); /* machine */
+        d->locations[id] = (elg_location){.defined = true, .node = epilog_u4(&f)};
+        d->locations[id].process = epilog_u4(&f);
+        d->locations[id].thread = epilog_u4(&f);
+        if (!f.ok || d->locations[id].process >= MAX_PROCESSES ||
+            d->locations[id].thread >= MAX_THREADS)
+            return fail(c, rec,
+                        "a location definition cut short, or of a process or thread "
+                        "number out of range");
+        return 0;
+    case ELG_FILE:
+        id = epilog_u4(&f);
+        if (!f.ok || id >= MAX_ID || !GROW(d, files, file_count, id))
+            return f.ok && id < MAX_ID ? no_memory(c) : fail(c, rec, "not a file definition");
+        d->files[id] = epilog_u4(&f) + 1; /* string id + 1; 0: undefined */
+        return f.ok ? 0 : fail(c, rec, "a file definition cut short");
+    case ELG_REGION: {
+        id = epilog_u4(&f);
+        if (!f.ok || id >= MAX_ID || !GROW(d, regions, region_count, id))
+            return f.ok && id < MAX_ID ? no_memory(c) : fail(c, rec, "not a region definition");
+        elg_region *r = &d->regions[id];
+        *r = (elg_region){.defined = true, .name = epilog_u4(&f), .file = epilog_u4(&f)};
+        r->begin_line = epilog_u4(&f);
+        r->end_line = epilog_u4(&f);
+        epilog_u4(&f); /* description */
+        r->type = epilog_u1(&f);
+        return f.ok ? 0 : fail(c, rec, "a region definition cut short");
+    }
+    case ELG_CALL_SITE:
+        id = epilog_u4(&f);
+        if (!f.ok || id >= MAX_ID || !GROW(d, call_sites, call_site_count, id))
+            return f.ok && id < MAX_ID ? no_memory(c) : fail(c, rec, "not a call site");
+        epilog_u4(&f);                         /* file */
+        epilog_u4(&f);                         /* line */
+        d->call_sites[id] = epilog_u4(&f) + 1; /* entered region + 1 */
+        return f.ok ? 0 : fail(c, rec, "a call site cut short");
+    case ELG_METRIC: {
+        if (d->metric_count >= ELG_MAX_METRICS)
+            return fail(c, rec, "more metrics than weft records (64)");
+        elg_metric *m = &d->metrics[d->metric_count++];
+        epilog_u4(&f); /* id: metrics are used in definition order */
+        m->name = epilog_u4(&f);
+        m->description = epilog_u4(&f);
+        m->float_values = epilog_u1(&f) == 1;
+        m->mode = epilog_u1(&f);
+        m->interval = epilog_u1(&f);
+        return f.ok ? 0 : fail(c, rec, "a metric definition cut short");
+    }
+    case 3:
+    case 5:
+    case 6:
+    case 12:
+    case 14:
+    case 16:
+    case 17:
+    case 18:
+    case 20:
+    case 21:
+    case 22:
+    case 23:
+    case 24:
+    case 25:
+    case 26:
+    case 27:
+    case 28:
+    case 29:
+    case 30:
+    case 60:
+    case 61:
+        /* Known, and not needed: machines (the nodes name the hosts), process
+         * and thread names, clock offsets and id maps (of EPIK archives, not
+         * merged traces), event counts, call paths, topologies, RMA windows,
+         * and the optional request attributes of EPIK's enhanced mode. */
+        return 0;
+    default:
+        c->unknown_definitions++;
+        return 0;
+    }
+}
+
+void elg_defs_free(elg_defs *d)
+{
+    for (uint32_t i = 0; i < d->string_count; i++)
+        free(d->strings[i]);
+    for (uint32_t i = 0; i < d->comm_count; i++)
+        free(d->comms[i].ranks);
+    free(d->strings);
+    free(d->nodes);
+    free(d->locations);
+    free(d->files);
+    free(d->regions);
+    free(d->call_sites);
+    free(d->comms);
+    memset(d, 0, sizeof(*d));
+}
