@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "convert_common.h"
 #include "convert_epilog.h"
 #include "summary_progress.h"
 #include "weft/recorder.h"
@@ -323,7 +324,8 @@ int elg_scan(elg_convert *c, const char *path, uint64_t *events)
     int have_first = read_definitions(c, &first);
     if (have_first < 0)
         return -1;
-    if (make_processes(c)) {
+    c->channels = weft__convert_channels_new();
+    if (!c->channels || make_processes(c)) {
         snprintf(c->err, sizeof(c->err), "out of memory");
         return -1;
     }

@@ -100,15 +100,6 @@ typedef struct elg_process_state {
     uint64_t *entered; /* pass 1: bit set of the threads in the current team */
 } elg_process_state;
 
-/* A message channel: the sizes of sends not yet received (EPILOG's
- * receives carry no size). */
-typedef struct elg_channel {
-    bool used;
-    uint32_t from, to, comm, tag; /* ranks, EPILOG comm id */
-    uint32_t *sizes;
-    uint32_t head, count, capacity;
-} elg_channel;
-
 /* A conversion in progress. */
 typedef struct elg_convert {
     epilog_reader *reader;
@@ -131,8 +122,7 @@ typedef struct elg_convert {
     elg_location_state *locations; /* by EPILOG location id */
     elg_process_state *processes;  /* by EPILOG process id */
     uint32_t process_count;
-    elg_channel *channels;
-    uint32_t channel_capacity;
+    struct convert_channels *channels; /* convert_common.h */
     struct elg_lock *locks;
     uint32_t lock_count;
     uint64_t receives_without_size, exits_without_enter, time_fixes, collectives_unknown;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "convert_common.h"
 #include "convert_epilog.h"
 #include "weft/recorder.h"
 
@@ -294,33 +295,6 @@ static int leave(elg_convert *c, elg_location_state *ls, const elg_event *src, u
     return 0;
 }
 
-/* The collective operation an MPI region name stands for, or -1. */
-static int collective_op(const char *name)
-{
-    static const char *const names[] = {"MPI_Barrier",
-                                        "MPI_Bcast",
-                                        "MPI_Gather",
-                                        "MPI_Gatherv",
-                                        "MPI_Scatter",
-                                        "MPI_Scatterv",
-                                        "MPI_Allgather",
-                                        "MPI_Allgatherv",
-                                        "MPI_Alltoall",
-                                        "MPI_Alltoallv",
-                                        "MPI_Alltoallw",
-                                        "MPI_Allreduce",
-                                        "MPI_Reduce",
-                                        "MPI_Reduce_scatter",
-                                        "MPI_Scan",
-                                        "MPI_Exscan",
-                                        "MPI_Reduce_scatter_block"};
-    for (int op = 0; name && op < (int)(sizeof(names) / sizeof(names[0])); op++) {
-        if (strcmp(name, names[op]) == 0)
-            return op; /* WEFT_COLLECTIVE_LIST has the same order */
-    }
-    return -1;
-}
-
 /* The position of a location's process in an EPILOG communicator, or -1. */
 static int64_t rank_in(const elg_convert *c, uint32_t comm, uint32_t lid)
 {
@@ -342,7 +316,7 @@ static int collective_exit(elg_convert *c, elg_location_state *ls, const elg_eve
     uint32_t region = ls->depth ? ls->stack[ls->depth - 1] & ~ELG_TEAM_BIT : ELG_NO_ID;
     const char *name =
         region != ELG_NO_ID ? elg_string(&c->defs, c->defs.regions[region].name) : NULL;
-    int op = collective_op(name);
+    int op = weft__convert_collective_op(name);
     int64_t root = src->root == ELG_NO_ID ? -2 : rank_in(c, src->comm, src->root);
     if (op < 0 || src->comm >= c->defs.comm_count || root == -1) {
         c->collectives_unknown++;
@@ -360,55 +334,7 @@ static int collective_exit(elg_convert *c, elg_location_state *ls, const elg_eve
     return leave(c, ls, src, time);
 }
 
-/* ---- messages: channels of send sizes ---------------------------------------- */
-
-static uint32_t channel_hash(uint32_t from, uint32_t to, uint32_t comm, uint32_t tag)
-{
-    uint64_t h = ((uint64_t)from * 0x9E3779B1u) ^ ((uint64_t)to * 0x85EBCA77u) ^
-                 ((uint64_t)comm * 0xC2B2AE3Du) ^ ((uint64_t)tag * 0x27D4EB2Fu);
-    return (uint32_t)(h ^ (h >> 29));
-}
-
-/* The channel, added when missing; NULL when out of memory. */
-static elg_channel *channel(elg_convert *c, uint32_t from, uint32_t to, uint32_t comm, uint32_t tag)
-{
-    if (c->channel_capacity == 0) {
-        c->channels = calloc(1024, sizeof(*c->channels));
-        if (!c->channels)
-            return NULL;
-        c->channel_capacity = 1024;
-    }
-    uint32_t mask = c->channel_capacity - 1;
-    for (uint32_t i = channel_hash(from, to, comm, tag) & mask, probes = 0;
-         probes < c->channel_capacity; i = (i + 1) & mask, probes++) {
-        elg_channel *ch = &c->channels[i];
-        if (ch->used && ch->from == from && ch->to == to && ch->comm == comm && ch->tag == tag)
-            return ch;
-        if (!ch->used) {
-            *ch = (elg_channel){.used = true, .from = from, .to = to, .comm = comm, .tag = tag};
-            return ch;
-        }
-    }
-    return NULL; /* full: one channel per (sender, receiver, comm, tag) is plenty */
-}
-
-static bool channel_push(elg_channel *ch, uint32_t size)
-{
-    if (ch->count == ch->capacity) {
-        uint32_t capacity = ch->capacity ? ch->capacity * 2 : 4;
-        uint32_t *sizes = malloc(capacity * sizeof(*sizes));
-        if (!sizes)
-            return false;
-        for (uint32_t i = 0; i < ch->count; i++)
-            sizes[i] = ch->sizes[(ch->head + i) % ch->capacity];
-        free(ch->sizes);
-        ch->sizes = sizes;
-        ch->head = 0;
-        ch->capacity = capacity;
-    }
-    ch->sizes[(ch->head + ch->count++) % ch->capacity] = size;
-    return true;
-}
+/* ---- messages ---------------------------------------------------------------- */
 
 static int message(elg_convert *c, elg_location_state *ls, const elg_event *src, uint64_t time)
 {
@@ -422,24 +348,18 @@ static int message(elg_convert *c, elg_location_state *ls, const elg_event *src,
                  src->comm, src->lid, src->peer);
         return -1;
     }
-    elg_channel *ch = send ? channel(c, (uint32_t)self, (uint32_t)peer, src->comm, src->tag)
-                           : channel(c, (uint32_t)peer, (uint32_t)self, src->comm, src->tag);
     uint64_t bytes = src->bytes;
-    if (send && (!ch || !channel_push(ch, src->bytes))) {
+    if (send && !weft__convert_channel_send(c->channels, (uint32_t)self, (uint32_t)peer,
+                                            src->comm, src->tag, src->bytes)) {
         snprintf(c->err, sizeof(c->err), "out of memory");
         return -1;
     }
-    if (!send) {
-        /* The receive's size is its send's: sends come first in a merged
-         * trace, as they started first. */
-        if (ch && ch->count) {
-            bytes = ch->sizes[ch->head];
-            ch->head = (ch->head + 1) % ch->capacity;
-            ch->count--;
-        } else {
-            bytes = 0;
-            c->receives_without_size++;
-        }
+    /* The receive's size is its send's: sends come first in a merged trace,
+     * as they started first. */
+    if (!send && !weft__convert_channel_receive(c->channels, (uint32_t)peer, (uint32_t)self,
+                                                src->comm, src->tag, &bytes)) {
+        bytes = 0;
+        c->receives_without_size++;
     }
     weft_event e = {.kind = send ? WEFT_EVENT_MPI_SEND : WEFT_EVENT_MPI_RECV,
                     .time = time,
@@ -571,9 +491,7 @@ int elg_close_open_regions(elg_convert *c, uint64_t *closed)
 
 void elg_events_free(elg_convert *c)
 {
-    for (uint32_t i = 0; i < c->channel_capacity; i++)
-        free(c->channels[i].sizes);
-    free(c->channels);
+    weft__convert_channels_free(c->channels);
     for (uint32_t lid = 0; c->locations && lid < c->defs.location_count; lid++)
         free(c->locations[lid].stack);
     for (uint32_t p = 0; c->processes && p < c->process_count; p++) {
