@@ -1,6 +1,7 @@
 /* `weft convert [OPTIONS] OLD NEW`: converts a legacy trace into an OTF2
  * trace in the new directory NEW. The format is told from OLD's first bytes
- * (or --from); this version reads merged EPILOG traces (convert_epilog.c). */
+ * (or --from): merged EPILOG traces (convert_epilog.c) and OTF version 1
+ * (convert_otf1.c). */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -8,6 +9,7 @@
 
 #include "cli.h"
 #include "convert_epilog.h"
+#include "convert_otf1.h"
 #include "summary_progress.h"
 
 static void print_help(void)
@@ -17,11 +19,12 @@ static void print_help(void)
            "Converts the legacy trace OLD into an OTF2 trace in the new directory NEW\n"
            "(NEW/traces.otf2), which loads wherever a weft trace loads. OLD is told by\n"
            "its contents: a merged EPILOG trace (KOJAK, or Scalasca 1.x's epik.elg; plain\n"
-           "or gzip-compressed, either byte order). EPIK archive directories and OTF\n"
-           "version 1 traces are not read yet.\n"
+           "or gzip-compressed, either byte order), or an OTF version 1 trace (its\n"
+           "NAME.otf or NAME; VampirTrace, elg2otf; plain or compressed streams). EPIK\n"
+           "archive directories are not read yet.\n"
            "\n"
            "Options:\n"
-           "  --from=FORMAT      read OLD as FORMAT (epilog) whatever its contents\n"
+           "  --from=FORMAT      read OLD as FORMAT (epilog, otf) whatever its contents\n"
            "  --keep-partial     keep what was converted when OLD turns out damaged\n"
            "                     (by default NEW is removed again)\n"
            "  --progress[=WHEN]  progress on stderr: auto (default: on a terminal, after\n"
@@ -36,6 +39,8 @@ static void print_help(void)
 static const char *detect(const char *path)
 {
     struct stat st;
+    if (weft__convert_is_otf1(path))
+        return "otf";
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return "directory";
     gzFile f = gzopen(path, "rb");
@@ -60,8 +65,8 @@ int weft__cli_convert(int argc, char **argv)
             return WEFT_CLI_EXIT_OK;
         } else if (weft__cli_option_value(argc, argv, &i, "from", true, &value)) {
             from = value;
-            if (!from || strcmp(from, "epilog") != 0)
-                return weft__cli_usage_error("convert", "--from takes epilog, not '%s'",
+            if (!from || (strcmp(from, "epilog") != 0 && strcmp(from, "otf") != 0))
+                return weft__cli_usage_error("convert", "--from takes epilog or otf, not '%s'",
                                              from ? from : "");
         } else if (strcmp(argv[i], "--keep-partial") == 0) {
             o.keep_partial = true;
@@ -83,9 +88,11 @@ int weft__cli_convert(int argc, char **argv)
     o.input = operands[0];
     o.output = operands[1];
     const char *format = from ? from : detect(o.input);
+    if (format && strcmp(format, "otf") == 0)
+        return weft__convert_otf1(o.input, o.output, o.keep_partial, o.progress);
     if (!format || strcmp(format, "epilog") != 0) {
         fprintf(stderr, "weft convert: '%s' %s\n", o.input,
-                !format ? "is not a trace weft convert knows (EPILOG)"
+                !format ? "is not a trace weft convert knows (EPILOG, OTF)"
                 : strcmp(format, "unreadable") == 0
                     ? "cannot be read"
                     : "is a directory: EPIK archives are not read yet; convert its merged "

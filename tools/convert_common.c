@@ -7,12 +7,23 @@
 int weft__convert_collective_op(const char *name)
 {
     /* The order of WEFT_COLLECTIVE_LIST (weft/recorder.h). */
-    static const char *const names[] = {
-        "MPI_Barrier",        "MPI_Bcast",     "MPI_Gather",    "MPI_Gatherv",
-        "MPI_Scatter",        "MPI_Scatterv",  "MPI_Allgather", "MPI_Allgatherv",
-        "MPI_Alltoall",       "MPI_Alltoallv", "MPI_Alltoallw", "MPI_Allreduce",
-        "MPI_Reduce",         "MPI_Reduce_scatter", "MPI_Scan", "MPI_Exscan",
-        "MPI_Reduce_scatter_block"};
+    static const char *const names[] = {"MPI_Barrier",
+                                        "MPI_Bcast",
+                                        "MPI_Gather",
+                                        "MPI_Gatherv",
+                                        "MPI_Scatter",
+                                        "MPI_Scatterv",
+                                        "MPI_Allgather",
+                                        "MPI_Allgatherv",
+                                        "MPI_Alltoall",
+                                        "MPI_Alltoallv",
+                                        "MPI_Alltoallw",
+                                        "MPI_Allreduce",
+                                        "MPI_Reduce",
+                                        "MPI_Reduce_scatter",
+                                        "MPI_Scan",
+                                        "MPI_Exscan",
+                                        "MPI_Reduce_scatter_block"};
     for (int op = 0; name && op < (int)(sizeof(names) / sizeof(names[0])); op++) {
         if (strcmp(name, names[op]) == 0)
             return op;
@@ -27,16 +38,26 @@ bool weft__convert_omp_role(const char *name, weft_region_role *role)
         const char *construct;
         weft_region_role role;
     } constructs[] = {
-        {"parallel", R(PARALLEL)},        {"for", R(LOOP)},
-        {"do", R(LOOP)},                  {"sections", R(SECTIONS)},
-        {"section", R(SECTION)},          {"single sblock", R(SINGLE_SBLOCK)},
-        {"single", R(SINGLE)},            {"master", R(MASTER)},
-        {"critical sblock", R(CRITICAL_SBLOCK)}, {"critical", R(CRITICAL)},
-        {"atomic", R(ATOMIC)},            {"barrier", R(BARRIER)},
-        {"ibarrier", R(IMPLICIT_BARRIER)}, {"implicit barrier", R(IMPLICIT_BARRIER)},
-        {"flush", R(FLUSH)},              {"ordered sblock", R(ORDERED_SBLOCK)},
-        {"ordered", R(ORDERED)},          {"workshare", R(WORKSHARE)},
-        {"task", R(TASK)},                {"taskwait", R(TASK_WAIT)},
+        {"parallel", R(PARALLEL)},
+        {"for", R(LOOP)},
+        {"do", R(LOOP)},
+        {"sections", R(SECTIONS)},
+        {"section", R(SECTION)},
+        {"single sblock", R(SINGLE_SBLOCK)},
+        {"single", R(SINGLE)},
+        {"master", R(MASTER)},
+        {"critical sblock", R(CRITICAL_SBLOCK)},
+        {"critical", R(CRITICAL)},
+        {"atomic", R(ATOMIC)},
+        {"barrier", R(BARRIER)},
+        {"ibarrier", R(IMPLICIT_BARRIER)},
+        {"implicit barrier", R(IMPLICIT_BARRIER)},
+        {"flush", R(FLUSH)},
+        {"ordered sblock", R(ORDERED_SBLOCK)},
+        {"ordered", R(ORDERED)},
+        {"workshare", R(WORKSHARE)},
+        {"task", R(TASK)},
+        {"taskwait", R(TASK_WAIT)},
     };
 #undef R
     if (!name || strncmp(name, "!$omp ", 6) != 0)
@@ -154,8 +175,8 @@ bool weft__convert_channel_send(convert_channels *ch, uint32_t from, uint32_t to
     return true;
 }
 
-bool weft__convert_channel_receive(convert_channels *ch, uint32_t from, uint32_t to,
-                                   uint32_t comm, uint32_t tag, uint64_t *size)
+bool weft__convert_channel_receive(convert_channels *ch, uint32_t from, uint32_t to, uint32_t comm,
+                                   uint32_t tag, uint64_t *size)
 {
     if (!ch->capacity)
         return false;

@@ -28,7 +28,7 @@ void weft__convert_channels_free(convert_channels *ch);
 bool weft__convert_channel_send(convert_channels *ch, uint32_t from, uint32_t to, uint32_t comm,
                                 uint32_t tag, uint64_t size);
 /* The size of the oldest send on the channel, removed; false when none. */
-bool weft__convert_channel_receive(convert_channels *ch, uint32_t from, uint32_t to,
-                                   uint32_t comm, uint32_t tag, uint64_t *size);
+bool weft__convert_channel_receive(convert_channels *ch, uint32_t from, uint32_t to, uint32_t comm,
+                                   uint32_t tag, uint64_t *size);
 
 #endif /* WEFT_TOOLS_CONVERT_COMMON_H */

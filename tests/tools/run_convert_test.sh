@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # weft convert on an EPILOG trace written by write_epilog: the conversion
 # must succeed silently, `weft check` must find the OTF2 trace sound, and
-# check_converted_epilog must find in it everything write_epilog wrote.
+# check_converted must find in it everything write_epilog wrote.
 #
 #   run_convert_test.sh WEFT WRITER CHECKER WORKDIR SCENARIO [WRITER OPTION...]
 set -euo pipefail
