@@ -1,10 +1,11 @@
 /* `weft convert [OPTIONS] OLD NEW`: converts a legacy trace into an OTF2
  * trace in the new directory NEW. The format is told from OLD's first bytes
- * (or --from): merged EPILOG traces (convert_epilog.c) and OTF version 1
- * (convert_otf1.c). */
+ * (or --from): EPILOG, merged or as an EPIK archive (convert_epilog.c,
+ * convert_epik.c), and OTF version 1 (convert_otf1.c). */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "cli.h"
@@ -18,10 +19,10 @@ static void print_help(void)
            "\n"
            "Converts the legacy trace OLD into an OTF2 trace in the new directory NEW\n"
            "(NEW/traces.otf2), which loads wherever a weft trace loads. OLD is told by\n"
-           "its contents: a merged EPILOG trace (KOJAK, or Scalasca 1.x's epik.elg; plain\n"
-           "or gzip-compressed, either byte order), or an OTF version 1 trace (its\n"
-           "NAME.otf or NAME; VampirTrace, elg2otf; plain or compressed streams). EPIK\n"
-           "archive directories are not read yet.\n"
+           "its contents: an EPILOG trace (KOJAK, Scalasca 1.x) either merged into one\n"
+           "file or as an EPIK archive directory (epik.esd, epik.map, ELG/*); plain or\n"
+           "gzip-compressed, either byte order; or an OTF version 1 trace (its NAME.otf\n"
+           "or NAME; VampirTrace, elg2otf; plain or compressed streams).\n"
            "\n"
            "Options:\n"
            "  --from=FORMAT      read OLD as FORMAT (epilog, otf) whatever its contents\n"
@@ -41,8 +42,11 @@ static const char *detect(const char *path)
     struct stat st;
     if (weft__convert_is_otf1(path))
         return "otf";
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return "directory";
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        char esd[4200];
+        snprintf(esd, sizeof(esd), "%s/epik.esd", path);
+        return access(esd, R_OK) == 0 ? "epilog" : "directory";
+    }
     gzFile f = gzopen(path, "rb");
     char head[8] = {0};
     int got = f ? gzread(f, head, sizeof(head)) : -1;
@@ -95,8 +99,7 @@ int weft__cli_convert(int argc, char **argv)
                 !format ? "is not a trace weft convert knows (EPILOG, OTF)"
                 : strcmp(format, "unreadable") == 0
                     ? "cannot be read"
-                    : "is a directory: EPIK archives are not read yet; convert its merged "
-                      "epik.elg (elg_merge) instead");
+                    : "is a directory without epik.esd: not an EPIK archive");
         return WEFT_CLI_EXIT_FAILURE;
     }
     return weft__convert_epilog(&o);

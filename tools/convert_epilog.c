@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "convert_common.h"
 #include "convert_epilog.h"
@@ -19,10 +20,10 @@ static int reader_error(elg_convert *c, const char *path)
     return 1;
 }
 
-/* Reads the definitions; *first_event is the first event record, if the
- * definitions end without LAST_DEF. Returns 1 on an event, 0 at LAST_DEF or
- * the end, -1 on damage. */
-static int read_definitions(elg_convert *c, epilog_record *first_event)
+/* Reads (or, when `keep` is false, skips) the definitions of a merged
+ * trace, up to LAST_DEF or the first event (then kept as c->pending).
+ * 0, or -1 on damage. */
+static int read_definitions(elg_convert *c, bool keep)
 {
     epilog_record rec;
     int more;
@@ -30,13 +31,46 @@ static int read_definitions(elg_convert *c, epilog_record *first_event)
         if (rec.type == ELG_LAST_DEF)
             return 0;
         if (rec.type >= 100) {
-            *first_event = rec;
-            return 1;
+            c->pending = rec; /* its body stays in the reader until the next read */
+            c->have_pending = true;
+            return 0;
         }
-        if (elg_read_definition(c, &rec))
+        if (keep && elg_read_definition(c, &rec))
             return -1;
     }
-    return more;
+    return more < 0 ? -1 : 0;
+}
+
+/* The next event of a merged trace, skipping definitions and records of
+ * types weft does not convert (counted in the first pass). */
+static int merged_next(elg_convert *c, elg_event *e)
+{
+    epilog_record rec;
+    for (;;) {
+        int more = 1;
+        if (c->have_pending) {
+            rec = c->pending;
+            c->have_pending = false;
+        } else {
+            more = epilog_next(c->reader, &rec, c->err, sizeof(c->err));
+        }
+        if (more != 1)
+            return more;
+        if (rec.type < 100) {
+            c->unknown_definitions += c->counting && rec.type != ELG_LAST_DEF;
+            continue;
+        }
+        int decoded = elg_decode_event(c, &rec, e);
+        if (decoded <= 0)
+            return decoded < 0 ? -1 : 1;
+        c->unknown_events += c->counting;
+    }
+}
+
+/* The next event in time order, of either kind of input. */
+static int next_event(elg_convert *c, elg_event *e)
+{
+    return c->archive ? elg_archive_next(c, e) : merged_next(c, e);
 }
 
 /* Per-process tables, sized from the locations. */
@@ -78,30 +112,18 @@ static int make_processes(elg_convert *c)
 
 /* Reads the events once: team sizes, and the damage, before anything is
  * written. */
-static int first_pass(elg_convert *c, const epilog_record *first, int have_first, uint64_t *events)
+static int first_pass(elg_convert *c, uint64_t *events)
 {
-    epilog_record rec = have_first ? *first : (epilog_record){0};
-    int more = have_first;
     elg_event e;
+    int more;
     *events = 0;
-    if (!have_first)
-        more = epilog_next(c->reader, &rec, c->err, sizeof(c->err));
-    for (; more == 1; more = epilog_next(c->reader, &rec, c->err, sizeof(c->err))) {
-        if (rec.type < 100) {
-            c->unknown_definitions++; /* a definition after the events: not used */
-            continue;
-        }
-        int decoded = elg_decode_event(c, &rec, &e);
-        if (decoded < 0)
-            return -1;
-        if (decoded > 0) {
-            c->unknown_events++;
-            continue;
-        }
+    c->counting = true;
+    while ((more = next_event(c, &e)) == 1) {
         if (elg_count_event(c, &e))
             return -1;
         (*events)++;
     }
+    c->counting = false;
     return more;
 }
 
@@ -263,24 +285,16 @@ static int define_metrics(elg_convert *c)
 
 static int second_pass(elg_convert *c, const elg_options *o, uint64_t announced)
 {
-    epilog_record rec;
-    int more;
-    while ((more = epilog_next(c->reader, &rec, c->err, sizeof(c->err))) == 1 && rec.type < 100 &&
-           rec.type != ELG_LAST_DEF) {
-    }
     summary_progress progress;
     weft__summary_progress_start(&progress, (weft_summary_progress_mode)o->progress, announced, 0);
     progress.command = "weft convert";
     elg_event e;
-    for (uint64_t read = 0; more == 1;
-         more = epilog_next(c->reader, &rec, c->err, sizeof(c->err))) {
-        if (rec.type < 100)
-            continue;
-        if (elg_decode_event(c, &rec, &e) == 0) {
-            if (elg_convert_event(c, &e))
-                return -1;
-            weft__summary_progress_update(&progress, ++read, 0);
-        }
+    int more;
+    uint64_t read = 0;
+    while ((more = next_event(c, &e)) == 1) {
+        if (elg_convert_event(c, &e))
+            return -1;
+        weft__summary_progress_update(&progress, ++read, 0);
     }
     weft__summary_progress_finish(&progress, announced);
     return more;
@@ -315,21 +329,46 @@ static void report(const elg_convert *c, uint64_t closed)
                 (unsigned long long)c->time_fixes);
 }
 
+static bool is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 int elg_scan(elg_convert *c, const char *path, uint64_t *events)
 {
-    epilog_record first;
-    c->reader = epilog_open(path, c->err, sizeof(c->err));
-    if (!c->reader)
-        return -2;
-    int have_first = read_definitions(c, &first);
-    if (have_first < 0)
-        return -1;
+    if (is_directory(path)) {
+        if (elg_archive_read_definitions(c, path))
+            return c->reader || c->archive ? -1 : -2;
+    } else {
+        c->reader = epilog_open(path, c->err, sizeof(c->err));
+        if (!c->reader)
+            return -2;
+        if (read_definitions(c, true))
+            return -1;
+    }
     c->channels = weft__convert_channels_new();
     if (!c->channels || make_processes(c)) {
         snprintf(c->err, sizeof(c->err), "out of memory");
         return -1;
     }
-    return first_pass(c, &first, have_first, events) < 0 ? -1 : 0;
+    if (c->archive && (elg_resolve_comm_groups(c, c->process_count) || elg_archive_open_events(c)))
+        return -1;
+    int status = first_pass(c, events) < 0 ? -1 : 0;
+    if (c->archive)
+        elg_archive_close_events(c);
+    return status;
+}
+
+/* Opens the input again for the second pass. */
+static int reopen(elg_convert *c, const char *path)
+{
+    if (c->archive)
+        return elg_archive_open_events(c);
+    epilog_close(c->reader);
+    c->have_pending = false;
+    c->reader = epilog_open(path, c->err, sizeof(c->err));
+    return c->reader ? read_definitions(c, false) : -1;
 }
 
 static int convert(elg_convert *c, const elg_options *o)
@@ -340,12 +379,10 @@ static int convert(elg_convert *c, const elg_options *o)
         fprintf(stderr, "weft convert: %s\n", c->err);
         return 1;
     }
-    if (scanned < 0)
+    if (scanned < 0 || reopen(c, o->input))
         return reader_error(c, o->input);
-    epilog_close(c->reader);
-    c->reader = epilog_open(o->input, c->err, sizeof(c->err));
-    if (!c->reader || weft_trace_writer_open(o->output, &c->writer) != WEFT_OK)
-        return c->reader ? 1 : reader_error(c, o->input);
+    if (weft_trace_writer_open(o->output, &c->writer) != WEFT_OK)
+        return 1;
     c->reg = weft_trace_writer_registry(c->writer);
     uint64_t closed = 0;
     if (define_locations(c) || define_regions(c) || define_comms(c) || define_metrics(c)) {
@@ -380,7 +417,9 @@ int weft__convert_epilog(const elg_options *o)
             weft_trace_writer_discard(c.writer);
         }
     }
-    epilog_close(c.reader);
+    if (!c.archive)
+        epilog_close(c.reader);
+    elg_archive_free(&c);
     elg_events_free(&c);
     elg_defs_free(&c.defs);
     return status;

@@ -38,10 +38,18 @@ typedef struct elg_metric {
 } elg_metric;
 
 typedef struct elg_comm {
-    bool defined, world;
-    uint32_t *ranks; /* members' global ranks, in rank order */
+    bool defined, world, self; /* self: MPI_COMM_SELF of each rank (EPIK archives) */
+    uint32_t *ranks;           /* members' global ranks, in rank order */
     uint32_t size;
 } elg_comm;
+
+/* An MPI group of an EPIK archive's definitions (MPI_GROUP): its comms
+ * name it (MPI_COMM_REF). */
+typedef struct elg_group {
+    bool defined;
+    uint8_t mode; /* bit 0: world, bit 1: self */
+    uint32_t *ranks, size;
+} elg_group;
 
 /* The definitions, each table indexed by the EPILOG id (count = capacity). */
 typedef struct elg_defs {
@@ -59,6 +67,10 @@ typedef struct elg_defs {
     uint32_t call_site_count;
     elg_comm *comms;
     uint32_t comm_count;
+    elg_group *groups;
+    uint32_t group_count;
+    uint32_t *comm_groups; /* EPIK archives: group + 1 of each comm; 0: none */
+    uint32_t comm_group_count;
     elg_metric metrics[ELG_MAX_METRICS];
     uint32_t metric_count;
 } elg_defs;
@@ -72,6 +84,8 @@ typedef struct elg_event {
     uint32_t peer, comm, tag, bytes; /* MPI_SEND (peer = dest), MPI_RECV (peer = source) */
     uint32_t root, sent, received;   /* MPI_COLLEXIT (root: a location, or ELG_NO_ID) */
     uint32_t lock;                   /* OMP_ALOCK, OMP_RLOCK */
+    bool peers_are_ranks; /* peer and root are ranks in comm (EPIK archives' local files),
+                             not global locations (merged traces) */
     bool has_metrics;
     uint64_t metrics[ELG_MAX_METRICS];
 } elg_event;
@@ -110,7 +124,12 @@ typedef struct elg_convert {
     uint32_t continued_string;
     uint32_t comm_bytes_left, continued_comm;
     size_t comm_bytes_seen;
+    uint32_t group_ranks_left, continued_group;
     uint64_t unknown_definitions, unknown_events;
+    bool counting;     /* the first pass: skipped records are counted */
+    bool have_pending; /* merged traces: an event read with the definitions */
+    epilog_record pending;
+    struct elg_archive *archive; /* EPIK archives (convert_epik.c); NULL for merged traces */
     /* the events */
     uint64_t events, time_min, time_max;
     bool any_time;
@@ -135,8 +154,16 @@ typedef struct elg_convert {
  * damaged (c->err says where and how). */
 int elg_scan(elg_convert *c, const char *path, uint64_t *events);
 
-/* Decodes an event record; -1 with c->err when it is damaged. */
+/* Decodes an event record of a merged trace: elg_decode_raw, then
+ * elg_check_references. -1 with c->err when it is damaged, 1 for a record
+ * type weft does not convert. */
 int elg_decode_event(elg_convert *c, const epilog_record *rec, elg_event *e);
+
+/* Decodes the fields of an event record, its ids as they are in the file. */
+int elg_decode_raw(elg_convert *c, const epilog_record *rec, elg_event *e);
+
+/* Checks that the (global) ids an event refers to are defined. */
+int elg_check_references(elg_convert *c, const epilog_record *rec, elg_event *e);
 
 /* First pass over one event: the team size of every fork. */
 int elg_count_event(elg_convert *c, const elg_event *e);
@@ -153,10 +180,24 @@ void elg_events_free(elg_convert *c);
  * damaged. */
 int elg_read_definition(elg_convert *c, const epilog_record *rec);
 
+/* EPIK archives: makes the communicators of the MPI_COMM_REF records from
+ * their groups (processes ranks in all). -1 when one names an undefined
+ * group. */
+int elg_resolve_comm_groups(elg_convert *c, uint32_t processes);
+
 /* The text of string id, or NULL. */
 const char *elg_string(const elg_defs *d, uint32_t id);
 
 void elg_defs_free(elg_defs *d);
+
+/* EPIK archive directories (convert_epik.c): the definitions and maps;
+ * each rank's event file, opened for one pass; the next event of all ranks
+ * in time order, in global ids and time (1; 0 at the end; -1 on damage). */
+int elg_archive_read_definitions(elg_convert *c, const char *dir);
+int elg_archive_open_events(elg_convert *c);
+int elg_archive_next(elg_convert *c, elg_event *e);
+void elg_archive_close_events(elg_convert *c);
+void elg_archive_free(elg_convert *c);
 
 /* What weft convert asks for. */
 typedef struct elg_options {

@@ -145,6 +145,39 @@ static int continue_comm(elg_convert *c, epilog_fields *f, const epilog_record *
     return status;
 }
 
+/* MPI_GROUP (EPIK archives): its ranks, continued by MPI_GROUP_CNT. */
+static int add_group_ranks(elg_convert *c, epilog_fields *f)
+{
+    elg_group *g = &c->defs.groups[c->continued_group];
+    while (c->group_ranks_left > 0 && epilog_left(f) >= 4) {
+        g->ranks[g->size++] = epilog_u4(f);
+        c->group_ranks_left--;
+    }
+    return 0;
+}
+
+static int read_group(elg_convert *c, epilog_fields *f, const epilog_record *rec)
+{
+    elg_defs *d = &c->defs;
+    uint32_t gid = epilog_u4(f);
+    uint8_t mode = epilog_u1(f);
+    uint32_t count = epilog_u4(f);
+    if (!f->ok || gid >= MAX_ID || count >= MAX_PROCESSES)
+        return fail(c, rec, "not an MPI group definition");
+    if (!GROW(d, groups, group_count, gid))
+        return no_memory(c);
+    elg_group *g = &d->groups[gid];
+    free(g->ranks);
+    *g = (elg_group){.defined = true, .mode = mode};
+    bool listed = !(mode & 3); /* world and self groups list no ranks */
+    g->ranks = malloc((listed && count ? count : 1) * sizeof(uint32_t));
+    if (!g->ranks)
+        return no_memory(c);
+    c->continued_group = gid;
+    c->group_ranks_left = listed ? count : 0;
+    return add_group_ranks(c, f);
+}
+
 /* One definition record into the tables; unknown ones are counted. */
 int elg_read_definition(elg_convert *c, const epilog_record *rec)
 {
@@ -160,6 +193,21 @@ int elg_read_definition(elg_convert *c, const epilog_record *rec)
         return read_comm(c, &f, rec);
     case ELG_MPI_COMM_CNT:
         return continue_comm(c, &f, rec);
+    case ELG_MPI_GROUP:
+        return read_group(c, &f, rec);
+    case ELG_MPI_GROUP_CNT:
+        if (c->group_ranks_left == 0)
+            return fail(c, rec, "a group continuation without its group");
+        return add_group_ranks(c, &f);
+    case ELG_MPI_COMM_REF: {
+        uint32_t cid = epilog_u4(&f), gid = epilog_u4(&f);
+        if (!f.ok || cid >= MAX_ID || gid >= MAX_ID)
+            return fail(c, rec, "not a communicator reference");
+        if (!GROW(d, comm_groups, comm_group_count, cid))
+            return no_memory(c);
+        d->comm_groups[cid] = gid + 1;
+        return 0;
+    }
     case ELG_NODE:
         id = epilog_u4(&f);
         if (!f.ok || id >= MAX_ID || !GROW(d, nodes, node_count, id))
@@ -235,9 +283,6 @@ int elg_read_definition(elg_convert *c, const epilog_record *rec)
     case 24:
     case 25:
     case 26:
-    case 27:
-    case 28:
-    case 29:
     case 30:
     case 60:
     case 61:
@@ -252,8 +297,41 @@ int elg_read_definition(elg_convert *c, const epilog_record *rec)
     }
 }
 
+int elg_resolve_comm_groups(elg_convert *c, uint32_t processes)
+{
+    elg_defs *d = &c->defs;
+    for (uint32_t cid = 0; cid < d->comm_group_count; cid++) {
+        if (!d->comm_groups[cid])
+            continue;
+        uint32_t gid = d->comm_groups[cid] - 1;
+        if (gid >= d->group_count || !d->groups[gid].defined) {
+            snprintf(c->err, sizeof(c->err), "communicator %u refers to the undefined group %u",
+                     cid, gid);
+            return -1;
+        }
+        const elg_group *g = &d->groups[gid];
+        if (!GROW(d, comms, comm_count, cid))
+            return no_memory(c);
+        elg_comm *comm = &d->comms[cid];
+        free(comm->ranks);
+        *comm = (elg_comm){.defined = true, .world = g->mode & 1, .self = (g->mode & 2) != 0};
+        uint32_t size = comm->world ? processes : comm->self ? 0 : g->size;
+        comm->ranks = malloc((size ? size : 1) * sizeof(uint32_t));
+        if (!comm->ranks)
+            return no_memory(c);
+        for (uint32_t i = 0; i < size; i++)
+            comm->ranks[i] = comm->world ? i : g->ranks[i];
+        comm->size = size;
+    }
+    return 0;
+}
+
 void elg_defs_free(elg_defs *d)
 {
+    for (uint32_t i = 0; i < d->group_count; i++)
+        free(d->groups[i].ranks);
+    free(d->groups);
+    free(d->comm_groups);
     for (uint32_t i = 0; i < d->string_count; i++)
         free(d->strings[i]);
     for (uint32_t i = 0; i < d->comm_count; i++)

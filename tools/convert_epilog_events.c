@@ -51,8 +51,6 @@ static int damaged(elg_convert *c, const epilog_record *rec, const char *what)
     return -1;
 }
 
-static int check_references(elg_convert *c, const epilog_record *rec, const elg_event *e);
-
 static void read_metrics(elg_convert *c, epilog_fields *f, elg_event *e)
 {
     e->has_metrics = c->defs.metric_count > 0;
@@ -61,6 +59,12 @@ static void read_metrics(elg_convert *c, epilog_fields *f, elg_event *e)
 }
 
 int elg_decode_event(elg_convert *c, const epilog_record *rec, elg_event *e)
+{
+    int status = elg_decode_raw(c, rec, e);
+    return status ? status : elg_check_references(c, rec, e);
+}
+
+int elg_decode_raw(elg_convert *c, const epilog_record *rec, elg_event *e)
 {
     memset(e, 0, sizeof(*e));
     e->type = rec->type;
@@ -84,15 +88,10 @@ int elg_decode_event(elg_convert *c, const epilog_record *rec, elg_event *e)
         e->region = epilog_u4(&f);
         read_metrics(c, &f, e);
         break;
-    case ELG_ENTER_CS: {
-        uint32_t site = epilog_u4(&f);
-        if (site >= c->defs.call_site_count || !c->defs.call_sites[site])
-            return damaged(c, rec, "an undefined call site");
-        e->region = c->defs.call_sites[site] - 1;
-        e->type = ELG_ENTER;
+    case ELG_ENTER_CS:
+        e->region = epilog_u4(&f); /* the call site, resolved by elg_check_references */
         read_metrics(c, &f, e);
         break;
-    }
     case ELG_MPI_SEND:
         e->peer = epilog_u4(&f);
         e->comm = epilog_u4(&f);
@@ -124,7 +123,9 @@ int elg_decode_event(elg_convert *c, const epilog_record *rec, elg_event *e)
     }
     if (!f.ok)
         return damaged(c, rec, "cut short");
-    return check_references(c, rec, e);
+    if (!isfinite(e->time))
+        return damaged(c, rec, "a time that is not a number");
+    return 0;
 }
 
 static bool location_defined(const elg_convert *c, uint32_t lid)
@@ -138,22 +139,29 @@ static bool comm_defined(const elg_convert *c, uint32_t comm)
 }
 
 /* What an event refers to must be defined, so that the first pass finds
- * every damage before anything is written. */
-static int check_references(elg_convert *c, const epilog_record *rec, const elg_event *e)
+ * every damage before anything is written. An ENTER_CS becomes the ENTER of
+ * its call site's region. */
+int elg_check_references(elg_convert *c, const epilog_record *rec, elg_event *e)
 {
+    if (e->type == ELG_ENTER_CS) {
+        uint32_t site = e->region;
+        if (site >= c->defs.call_site_count || !c->defs.call_sites[site])
+            return damaged(c, rec, "an undefined call site");
+        e->region = c->defs.call_sites[site] - 1;
+        e->type = ELG_ENTER;
+    }
     if (!location_defined(c, e->lid))
         return damaged(c, rec, "an event of an undefined location");
     if (e->type == ELG_ENTER &&
         (e->region >= c->defs.region_count || !c->defs.regions[e->region].defined))
         return damaged(c, rec, "an ENTER of an undefined region");
     if ((e->type == ELG_MPI_SEND || e->type == ELG_MPI_RECV) &&
-        (!comm_defined(c, e->comm) || !location_defined(c, e->peer)))
+        (!comm_defined(c, e->comm) || (!e->peers_are_ranks && !location_defined(c, e->peer))))
         return damaged(c, rec, "a message with an undefined communicator or peer");
     if (e->type == ELG_MPI_COLLEXIT &&
-        (!comm_defined(c, e->comm) || (e->root != ELG_NO_ID && !location_defined(c, e->root))))
+        (!comm_defined(c, e->comm) ||
+         (e->root != ELG_NO_ID && !e->peers_are_ranks && !location_defined(c, e->root))))
         return damaged(c, rec, "a collective with an undefined communicator or root");
-    if (!isfinite(e->time))
-        return damaged(c, rec, "a time that is not a number");
     return 0;
 }
 
@@ -302,6 +310,8 @@ static int64_t rank_in(const elg_convert *c, uint32_t comm, uint32_t lid)
         lid >= c->defs.location_count || !c->defs.locations[lid].defined)
         return -1;
     const elg_comm *m = &c->defs.comms[comm];
+    if (m->self)
+        return 0; /* MPI_COMM_SELF: every rank is rank 0 in its own */
     uint32_t rank = c->defs.locations[lid].process;
     for (uint32_t i = 0; i < m->size; i++) {
         if (m->ranks[i] == rank)
@@ -317,7 +327,9 @@ static int collective_exit(elg_convert *c, elg_location_state *ls, const elg_eve
     const char *name =
         region != ELG_NO_ID ? elg_string(&c->defs, c->defs.regions[region].name) : NULL;
     int op = weft__convert_collective_op(name);
-    int64_t root = src->root == ELG_NO_ID ? -2 : rank_in(c, src->comm, src->root);
+    int64_t root = src->root == ELG_NO_ID ? -2
+                   : src->peers_are_ranks ? (int64_t)src->root
+                                          : rank_in(c, src->comm, src->root);
     if (op < 0 || src->comm >= c->defs.comm_count || root == -1) {
         c->collectives_unknown++;
     } else {
@@ -339,7 +351,7 @@ static int collective_exit(elg_convert *c, elg_location_state *ls, const elg_eve
 static int message(elg_convert *c, elg_location_state *ls, const elg_event *src, uint64_t time)
 {
     bool send = src->type == ELG_MPI_SEND;
-    int64_t peer = rank_in(c, src->comm, src->peer);
+    int64_t peer = src->peers_are_ranks ? (int64_t)src->peer : rank_in(c, src->comm, src->peer);
     int64_t self = rank_in(c, src->comm, src->lid);
     if (peer < 0 || self < 0) {
         snprintf(c->err, sizeof(c->err),
@@ -349,8 +361,8 @@ static int message(elg_convert *c, elg_location_state *ls, const elg_event *src,
         return -1;
     }
     uint64_t bytes = src->bytes;
-    if (send && !weft__convert_channel_send(c->channels, (uint32_t)self, (uint32_t)peer,
-                                            src->comm, src->tag, src->bytes)) {
+    if (send && !weft__convert_channel_send(c->channels, (uint32_t)self, (uint32_t)peer, src->comm,
+                                            src->tag, src->bytes)) {
         snprintf(c->err, sizeof(c->err), "out of memory");
         return -1;
     }

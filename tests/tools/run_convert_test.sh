@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# weft convert on an EPILOG trace written by write_epilog: the conversion
+# weft convert on an EPILOG trace written by write_epilog (a merged file,
+# or with --archive an EPIK archive directory): the conversion
 # must succeed silently, `weft check` must find the OTF2 trace sound, and
 # check_converted must find in it everything write_epilog wrote.
 #
@@ -9,8 +10,10 @@ weft=$1 writer=$2 checker=$3 work=$4 scenario=$5
 shift 5
 rm -rf "$work"
 mkdir -p "$work"
-"$writer" "$scenario" "$work/in.elg" "$@"
-"$weft" convert "$work/in.elg" "$work/trace" 2>"$work/stderr" || {
+input=$work/in.elg
+for option in "$@"; do [ "$option" = --archive ] && input=$work/epik_in; done
+"$writer" "$scenario" "$input" "$@"
+"$weft" convert "$input" "$work/trace" 2>"$work/stderr" || {
     cat "$work/stderr"; echo "weft convert failed"; exit 1; }
 [ ! -s "$work/stderr" ] || { cat "$work/stderr"; echo "weft convert said something"; exit 1; }
 "$weft" check "$work/trace"

@@ -2,14 +2,19 @@
  * 1: merged traces (global definitions, then the events of every location
  * in time order) for weft convert's tests.
  *
- *   write_epilog SCENARIO OUT [--big-endian] [--gzip] [--metrics] [--broken=KIND]
+ *   write_epilog SCENARIO OUT [--big-endian] [--gzip] [--metrics] [--archive] [--broken=KIND]
  *
  * SCENARIO: omp (one process, two threads, two parallel regions with a for
  * loop, its implicit barrier, a critical section and an omp_set_lock pair
  * on thread 1), mpi (two processes: three messages each way, MPI_Allreduce,
  * MPI_Barrier, MPI_Bcast from rank 0), hybrid (both on two processes of two
  * threads; the MPI calls on thread 0 outside the parallel regions).
- * --metrics adds one integer counter to every enter and exit. KIND damages
+ * --metrics adds one integer counter to every enter and exit. --archive
+ * writes an EPIK archive directory OUT instead (epik.esd with MPI groups,
+ * epik.map with every rank's id maps and clock offset, and ELG/NNNNN with
+ * the rank's events, gzip-compressed: local ids (regions numbered backwards),
+ * local times (rank r's clock 0.25 r s behind), peers as ranks, the
+ * location field only with several threads). KIND damages
  * the file: truncated (cut inside a record), magic, version, short-record
  * (an ENTER one byte short), undefined-region (an ENTER of region 99),
  * unknown-types (adds records of types 50 and 150, which a reader skips:
@@ -21,22 +26,28 @@
 #include <string.h>
 #include <zlib.h>
 
-static bool big_endian, with_metrics;
-static unsigned char *out;
-static size_t out_len, out_cap;
+static bool big_endian, with_metrics, archive;
+
+/* Output buffers: the merged file, or the archive's files. */
+typedef struct buffer {
+    unsigned char *data;
+    size_t len, cap;
+} buffer;
+static buffer merged, esd, map, rank_files[2];
+static buffer *out = &merged;
 static unsigned char rec[256];
 static size_t rec_len;
 
 static void put_raw(const void *data, size_t n)
 {
-    if (out_len + n > out_cap) {
-        out_cap = (out_len + n) * 2 + 4096;
-        out = realloc(out, out_cap);
-        if (!out)
+    if (out->len + n > out->cap) {
+        out->cap = (out->len + n) * 2 + 4096;
+        out->data = realloc(out->data, out->cap);
+        if (!out->data)
             exit(3);
     }
-    memcpy(out + out_len, data, n);
-    out_len += n;
+    memcpy(out->data + out->len, data, n);
+    out->len += n;
 }
 
 static void field(uint64_t v, unsigned n)
@@ -179,7 +190,19 @@ static void definitions(void)
         u4(0), u4(S_CYCLES), u4(S_CYCLES), u1(0), u1(0), u1(0);
         end(10);
     }
-    if (processes > 1) {
+    if (processes > 1 && archive) {
+        begin(); /* MPI_GROUP 0: world (no rank list), 1: self */
+        u4(0), u1(1), u4(processes);
+        end(27);
+        begin();
+        u4(1), u1(2), u4(0);
+        end(27);
+        for (unsigned cid = 0; cid < 2; cid++) { /* MPI_COMM_REF comm -> group */
+            begin();
+            u4(cid), u4(cid);
+            end(29);
+        }
+    } else if (processes > 1) {
         begin(); /* MPI_COMM 0: world, ranks 0 and 1 */
         u4(0), u1(1), u4(1), u1(0x3);
         end(11);
@@ -198,12 +221,38 @@ static void definitions(void)
 static double now;
 static uint64_t cycles = 1000;
 
+/* Rank r's clock runs this far behind the global one (archives). */
+static double clock_behind(unsigned rank)
+{
+    return 0.25 * rank;
+}
+
 static void event_head(uint32_t lid)
 {
     begin();
-    u4(lid);
-    d8(now);
+    if (archive) {
+        unsigned rank = lid / threads;
+        out = &rank_files[rank];
+        if (threads > 1)
+            u4(lid % threads); /* the thread: the location within the process */
+        d8(now - clock_behind(rank) + 1.0);
+    } else {
+        u4(lid);
+        d8(now);
+    }
     now += 1e-6;
+}
+
+/* Ids as the file has them: archives number regions backwards locally,
+ * and name peers and roots by rank. */
+static uint32_t region_id(unsigned region)
+{
+    return archive ? REGION_COUNT - 1 - region : region;
+}
+
+static uint32_t peer_id(uint32_t lid)
+{
+    return archive && lid != NO_ID ? lid / threads : lid;
 }
 
 static void metrics(void)
@@ -215,7 +264,7 @@ static void metrics(void)
 static void enter(uint32_t lid, unsigned region)
 {
     event_head(lid);
-    u4(region);
+    u4(region_id(region));
     metrics();
     end(101);
 }
@@ -282,12 +331,12 @@ static void message(uint32_t from, uint32_t to, uint32_t tag, uint32_t bytes)
 {
     enter(from, R_SEND);
     event_head(from);
-    u4(to), u4(0), u4(tag), u4(bytes);
+    u4(peer_id(to)), u4(0), u4(tag), u4(bytes);
     end(103);
     exit_(from, 102);
     enter(to, R_RECV);
     event_head(to);
-    u4(from), u4(0), u4(tag);
+    u4(peer_id(from)), u4(0), u4(tag);
     end(104);
     exit_(to, 102);
 }
@@ -301,7 +350,7 @@ static void collective(unsigned region, uint32_t root_lid, uint32_t sent, uint32
         event_head(masters[i]);
         metrics();
         bool is_root = root_lid == masters[i];
-        u4(root_lid), u4(0);
+        u4(peer_id(root_lid)), u4(0);
         u4(root_lid == NO_ID || is_root ? sent : 0);
         u4(root_lid == NO_ID || !is_root ? received : 0);
         end(105);
@@ -319,17 +368,55 @@ static void mpi(void)
     collective(R_BCAST, 0, 16, 16);
 }
 
-static void write_file(const char *path, bool gzip)
+static void write_file(const char *path, const buffer *b, bool gzip)
 {
     if (gzip) {
         gzFile f = gzopen(path, "wb");
-        if (!f || gzwrite(f, out, (unsigned)out_len) != (int)out_len || gzclose(f) != Z_OK)
+        if (!f || gzwrite(f, b->data, (unsigned)b->len) != (int)b->len || gzclose(f) != Z_OK)
             exit(3);
         return;
     }
     FILE *f = fopen(path, "wb");
-    if (!f || fwrite(out, 1, out_len, f) != out_len || fclose(f) != 0)
+    if (!f || fwrite(b->data, 1, b->len, f) != b->len || fclose(f) != 0)
         exit(3);
+}
+
+static void header(buffer *b, unsigned char major)
+{
+    unsigned char bytes[10] = {'E', 'P', 'I', 'L', 'O', 'G', 0, major, 9, big_endian ? 2 : 1};
+    out = b;
+    put_raw(bytes, sizeof(bytes));
+}
+
+/* epik.map: each rank's location, region and comm maps and clock offset. */
+static void write_map(void)
+{
+    out = &map;
+    for (unsigned p = 0; p < processes; p++) {
+        begin();
+        u4(p);
+        end(23); /* MAP_SECTION */
+        begin(); /* IDMAP LOC dense: local thread -> global location */
+        u1(7), u1(0), u4(threads);
+        for (unsigned t = 0; t < threads; t++)
+            u4(p * threads + t);
+        end(25);
+        begin(); /* IDMAP REG dense, split over a continuation record */
+        u1(9), u1(0), u4(REGION_COUNT);
+        for (unsigned r = 0; r < REGION_COUNT / 2; r++)
+            u4(REGION_COUNT - 1 - r);
+        end(25);
+        begin();
+        for (unsigned r = REGION_COUNT / 2; r < REGION_COUNT; r++)
+            u4(REGION_COUNT - 1 - r);
+        end(26);
+        begin(); /* IDMAP COM: local comms 0, 1 are global 0, 1 */
+        u1(11), u1(0), u4(2), u4(0), u4(1);
+        end(25);
+        begin(); /* OFFSET: global = local + offset */
+        d8(0.0), d8(clock_behind(p) - 1.0);
+        end(12);
+    }
 }
 
 int main(int argc, char **argv)
@@ -348,6 +435,8 @@ int main(int argc, char **argv)
             gzip = true;
         else if (strcmp(argv[i], "--metrics") == 0)
             with_metrics = true;
+        else if (strcmp(argv[i], "--archive") == 0)
+            archive = true;
         else if (strncmp(argv[i], "--broken=", 9) == 0)
             broken = argv[i] + 9;
     }
@@ -355,13 +444,16 @@ int main(int argc, char **argv)
     processes = with_mpi ? 2 : 1;
     threads = omp ? 2 : 1;
 
-    unsigned char header[10] = {'E', 'P', 'I', 'L', 'O', 'G', 0, 1, 9, big_endian ? 2 : 1};
+    header(archive ? &esd : &merged, strcmp(broken, "version") == 0 ? 2 : 1);
     if (strcmp(broken, "magic") == 0)
-        header[0] = 'X';
-    if (strcmp(broken, "version") == 0)
-        header[7] = 2;
-    put_raw(header, sizeof(header));
+        out->data[0] = 'X';
     definitions();
+    if (archive) {
+        header(&map, 1);
+        write_map();
+        for (unsigned p = 0; p < processes; p++)
+            header(&rank_files[p], 1);
+    }
     if (strcmp(broken, "unknown-types") == 0) {
         begin();
         u4(7);
@@ -390,8 +482,22 @@ int main(int argc, char **argv)
         for (unsigned t = 0; t < threads; t++)
             exit_(p * threads + t, 102);
     if (strcmp(broken, "truncated") == 0)
-        out_len -= 5; /* inside the last record */
-    write_file(argv[2], gzip);
-    free(out);
+        out->len -= 5; /* inside the last record */
+    if (!archive) {
+        write_file(argv[2], &merged, gzip);
+        return 0;
+    }
+    char path[4200];
+    snprintf(path, sizeof(path), "mkdir -p '%s/ELG'", argv[2]);
+    if (system(path) != 0)
+        return 3;
+    snprintf(path, sizeof(path), "%s/epik.esd", argv[2]);
+    write_file(path, &esd, false);
+    snprintf(path, sizeof(path), "%s/epik.map", argv[2]);
+    write_file(path, &map, false);
+    for (unsigned p = 0; p < processes; p++) {
+        snprintf(path, sizeof(path), "%s/ELG/%05u", argv[2], p);
+        write_file(path, &rank_files[p], true);
+    }
     return 0;
 }
