@@ -13,369 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "convert_common.h"
+#include "convert_otf1_internal.h"
 #include "summary_progress.h"
 #include "weft/recorder.h"
 #include "weft/trace_writer.h"
-
-enum { KIND_REGION, KIND_FORK, KIND_IDLE };
-#define TEAM_BIT 0x80000000u
-#define IDLE_ENTRY 0xFFFFFFFEu
-#define FORK_ENTRY 0xFFFFFFFDu
-
-/* Every table entry starts with its OTF id; tables are sorted by it. */
-typedef struct otf_proc {
-    uint32_t id, parent;
-    char *name;
-    uint32_t rank, thread; /* location group, thread number */
-    struct otf_proc *master;
-    weft_location loc;
-    uint32_t *stack; /* function ids; TEAM_BIT: began a team */
-    uint32_t depth, capacity;
-    uint64_t last_time;
-    /* masters */
-    uint32_t thread_count;
-    uint16_t *team_sizes;
-    uint32_t fork_count, forks_seen;
-    bool in_fork;
-    uint64_t *entered; /* first pass: the threads in the current team */
-    weft_comm team;
-} otf_proc;
-
-typedef struct otf_func {
-    uint32_t id;
-    char *name;
-    uint32_t group, source;
-    int kind;
-    weft_region_role role;
-    weft_region region;
-} otf_func;
-
-typedef struct otf_group {
-    uint32_t id;
-    char *name;
-    uint32_t *members, count;
-    weft_comm comm;
-    bool comm_made;
-} otf_group;
-
-typedef struct otf_named {
-    uint32_t id;
-    char *name;
-    uint32_t a, b; /* scl: file, line; counter: properties */
-    weft_metric metric;
-} otf_named;
-
-typedef struct otf_table {
-    void *items;
-    uint32_t count, capacity;
-    size_t size;
-} otf_table;
-
-typedef struct otf_convert {
-    const char *input;
-    char err[512];
-    uint64_t resolution;
-    otf_table procs, funcs, groups, fgroups, files, scls, collops, counters;
-    uint32_t ranks;
-    bool second_pass, failed;
-    weft_trace_writer *writer;
-    weft_registry *reg;
-    convert_channels *channels;
-    uint64_t events, time_min, time_max, time_fixes, receives_without_size, collectives_dropped;
-    bool any_time, world_made;
-    struct pending_collective {
-        uint64_t match;
-        uint32_t op, group, root;
-        uint64_t sent, received;
-    } * pending;
-    uint32_t pending_count;
-} otf_convert;
-
-/* ---- tables ------------------------------------------------------------------ */
-
-static void *table_add(otf_table *t, uint32_t id)
-{
-    if (t->count == t->capacity) {
-        uint32_t capacity = t->capacity ? t->capacity * 2 : 16;
-        void *items = realloc(t->items, capacity * t->size);
-        if (!items)
-            return NULL;
-        t->items = items;
-        t->capacity = capacity;
-    }
-    void *item = (char *)t->items + (size_t)t->count++ * t->size;
-    memset(item, 0, t->size);
-    *(uint32_t *)item = id;
-    return item;
-}
-
-static int by_id(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void table_sort(otf_table *t)
-{
-    if (t->count)
-        qsort(t->items, t->count, t->size, by_id);
-}
-
-static void *table_find(const otf_table *t, uint32_t id)
-{
-    return t->count ? bsearch(&id, t->items, t->count, t->size, by_id) : NULL;
-}
-
-static char *copy(const char *s)
-{
-    return strdup(s ? s : "");
-}
-
-/* ---- definitions ------------------------------------------------------------------ */
-
-static int def_resolution(void *data, uint32_t stream, uint64_t ticks, OTF_KeyValueList *kv)
-{
-    (void)stream, (void)kv;
-    ((otf_convert *)data)->resolution = ticks;
-    return OTF_RETURN_OK;
-}
-
-static int def_process(void *data, uint32_t stream, uint32_t process, const char *name,
-                       uint32_t parent, OTF_KeyValueList *kv)
-{
-    (void)stream, (void)kv;
-    otf_proc *p = table_add(&((otf_convert *)data)->procs, process);
-    if (!p)
-        return OTF_RETURN_ABORT;
-    p->parent = parent;
-    p->name = copy(name);
-    return OTF_RETURN_OK;
-}
-
-static int def_group(void *data, uint32_t stream, uint32_t group, const char *name, uint32_t count,
-                     const uint32_t *procs, OTF_KeyValueList *kv)
-{
-    (void)stream, (void)kv;
-    otf_group *g = table_add(&((otf_convert *)data)->groups, group);
-    if (!g || !(g->members = malloc((count ? count : 1) * sizeof(uint32_t))))
-        return OTF_RETURN_ABORT;
-    memcpy(g->members, procs, count * sizeof(uint32_t));
-    g->count = count;
-    g->name = copy(name);
-    return OTF_RETURN_OK;
-}
-
-static int def_function(void *data, uint32_t stream, uint32_t func, const char *name,
-                        uint32_t group, uint32_t source, OTF_KeyValueList *kv)
-{
-    (void)stream, (void)kv;
-    otf_func *f = table_add(&((otf_convert *)data)->funcs, func);
-    if (!f)
-        return OTF_RETURN_ABORT;
-    f->name = copy(name);
-    f->group = group;
-    f->source = source;
-    return OTF_RETURN_OK;
-}
-
-/* Function groups, source files, collective operations: an id and a name. */
-static int def_named(otf_table *t, uint32_t id, const char *name, uint32_t a, uint32_t b)
-{
-    otf_named *n = table_add(t, id);
-    if (!n)
-        return OTF_RETURN_ABORT;
-    n->name = copy(name);
-    n->a = a;
-    n->b = b;
-    return OTF_RETURN_OK;
-}
-
-static int def_function_group(void *data, uint32_t stream, uint32_t group, const char *name,
-                              OTF_KeyValueList *kv)
-{
-    (void)stream, (void)kv;
-    return def_named(&((otf_convert *)data)->fgroups, group, name, 0, 0);
-}
-
-static int def_scl_file(void *data, uint32_t stream, uint32_t file, const char *name,
-                        OTF_KeyValueList *kv)
-{
-    (void)stream, (void)kv;
-    return def_named(&((otf_convert *)data)->files, file, name, 0, 0);
-}
-
-static int def_scl(void *data, uint32_t stream, uint32_t source, uint32_t file, uint32_t line,
-                   OTF_KeyValueList *kv)
-{
-    (void)stream, (void)kv;
-    return def_named(&((otf_convert *)data)->scls, source, NULL, file, line);
-}
-
-static int def_collop(void *data, uint32_t stream, uint32_t op, const char *name, uint32_t type,
-                      OTF_KeyValueList *kv)
-{
-    (void)stream, (void)kv;
-    return def_named(&((otf_convert *)data)->collops, op, name, type, 0);
-}
-
-static int def_counter(void *data, uint32_t stream, uint32_t counter, const char *name,
-                       uint32_t properties, uint32_t group, const char *unit, OTF_KeyValueList *kv)
-{
-    (void)stream, (void)kv, (void)group;
-    otf_convert *c = data;
-    if (def_named(&c->counters, counter, name, properties, 0) != OTF_RETURN_OK)
-        return OTF_RETURN_ABORT;
-    otf_named *n = (otf_named *)c->counters.items + c->counters.count - 1;
-    free(n->name);
-    /* name and unit, kept together: "name\0unit" */
-    size_t a = strlen(name ? name : ""), b = strlen(unit ? unit : "");
-    n->name = malloc(a + b + 2);
-    if (!n->name)
-        return OTF_RETURN_ABORT;
-    memcpy(n->name, name ? name : "", a + 1);
-    memcpy(n->name + a + 1, unit ? unit : "", b + 1);
-    return OTF_RETURN_OK;
-}
-
-/* ---- definitions into the registry ------------------------------------------------ */
-
-static const char *named(const otf_table *t, uint32_t id)
-{
-    const otf_named *n = table_find(t, id);
-    return n ? n->name : NULL;
-}
-
-/* Ranks of MPI processes, thread numbers of threads, masters' tables. */
-static int arrange_processes(otf_convert *c)
-{
-    otf_proc *procs = c->procs.items;
-    for (uint32_t i = 0; i < c->procs.count; i++) {
-        if (procs[i].parent == 0)
-            procs[i].rank = c->ranks++;
-    }
-    for (uint32_t i = 0; i < c->procs.count; i++) {
-        otf_proc *p = &procs[i];
-        p->master = p->parent ? table_find(&c->procs, p->parent) : p;
-        if (!p->master || p->master->parent != 0) {
-            snprintf(c->err, sizeof(c->err),
-                     "process %u names the parent %u, which is not a process without a parent",
-                     p->id, p->parent);
-            return -1;
-        }
-        p->rank = p->master->rank;
-        p->thread = p->parent ? ++p->master->thread_count : 0; /* in id order */
-    }
-    for (uint32_t i = 0; i < c->procs.count; i++) {
-        otf_proc *p = &procs[i];
-        if (p->parent == 0) {
-            p->thread_count++;
-            p->entered = calloc((p->thread_count + 63) / 64, sizeof(uint64_t));
-            if (!p->entered)
-                return -1;
-        }
-    }
-    return 0;
-}
-
-/* Kind, role and paradigm of a function from its group's and its own name
- * (LEGACY-FORMATS.md 2.4); f->kind and f->role are set, for the first pass
- * too. */
-static void classify(const otf_convert *c, otf_func *f, weft_region_desc *desc)
-{
-    const char *group = named(&c->fgroups, f->group);
-    desc->paradigm = WEFT_PARADIGM_USER;
-    desc->role = WEFT_REGION_ROLE_FUNCTION;
-    f->kind = KIND_REGION;
-    if (group && strcmp(group, "PREG") == 0)
-        f->kind = KIND_FORK;
-    else if (group && strcmp(group, "IDLE") == 0)
-        f->kind = KIND_IDLE;
-    else if (weft__convert_omp_role(f->name, &desc->role))
-        desc->paradigm = WEFT_PARADIGM_OPENMP;
-    else if (strncmp(f->name, "MPI_", 4) == 0 || (group && strcmp(group, "MPI") == 0)) {
-        desc->paradigm = WEFT_PARADIGM_MPI;
-        int op = weft__convert_collective_op(f->name);
-        desc->role = op == WEFT_COLLECTIVE_BARRIER ? WEFT_REGION_ROLE_BARRIER
-                     : op == WEFT_COLLECTIVE_BCAST || op == WEFT_COLLECTIVE_SCATTER ||
-                             op == WEFT_COLLECTIVE_SCATTERV
-                         ? WEFT_REGION_ROLE_COLL_ONE2ALL
-                     : op == WEFT_COLLECTIVE_GATHER || op == WEFT_COLLECTIVE_GATHERV ||
-                             op == WEFT_COLLECTIVE_REDUCE
-                         ? WEFT_REGION_ROLE_COLL_ALL2ONE
-                     : op >= 0 ? WEFT_REGION_ROLE_COLL_ALL2ALL
-                               : WEFT_REGION_ROLE_FUNCTION;
-        desc->file = "MPI";
-    } else if (strncmp(f->name, "omp_", 4) == 0) {
-        desc->paradigm = WEFT_PARADIGM_OPENMP;
-        desc->file = "OMP";
-    }
-    f->role = desc->role;
-}
-
-static int define(otf_convert *c)
-{
-    otf_proc *procs = c->procs.items;
-    for (uint32_t i = 0; i < c->procs.count; i++) {
-        otf_proc *p = &procs[i];
-        if (p->parent == 0)
-            weft_registry_process(c->reg, p->rank, p->name, NULL);
-        char name[64];
-        snprintf(name, sizeof(name), p->thread ? "Thread %u" : "Master thread", p->thread);
-        if (weft_registry_location_in_group(c->reg, name, p->thread, p->rank, &p->loc) != WEFT_OK)
-            return -1;
-    }
-    otf_func *funcs = c->funcs.items;
-    for (uint32_t i = 0; i < c->funcs.count; i++) {
-        otf_func *f = &funcs[i];
-        const otf_named *scl = table_find(&c->scls, f->source);
-        weft_region_desc desc = {.name = f->name,
-                                 .file = scl ? named(&c->files, scl->a) : NULL,
-                                 .begin_line = scl ? scl->b : 0};
-        classify(c, f, &desc);
-        f->region = WEFT_REGION_INVALID;
-        if (f->kind == KIND_REGION && weft_registry_region(c->reg, &desc, &f->region) != WEFT_OK)
-            return -1;
-    }
-    otf_named *counters = c->counters.items;
-    for (uint32_t i = 0; i < c->counters.count; i++) {
-        const char *unit = counters[i].name + strlen(counters[i].name) + 1;
-        bool absolute = (counters[i].a & OTF_COUNTER_TYPE_BITS) == OTF_COUNTER_TYPE_ABS;
-        weft_metric_member_desc m = {.name = counters[i].name,
-                                     .unit = *unit ? unit : "#",
-                                     .source = strncmp(counters[i].name, "PAPI_", 5) == 0
-                                                   ? WEFT_METRIC_SOURCE_PAPI
-                                                   : WEFT_METRIC_SOURCE_OTHER,
-                                     .mode = absolute ? WEFT_METRIC_MODE_ABSOLUTE_POINT
-                                                      : WEFT_METRIC_MODE_ACCUMULATED_START};
-        if (weft_registry_metric_class(c->reg, &m, 1, &counters[i].metric) != WEFT_OK)
-            return -1;
-    }
-    return 0;
-}
-
-/* The MPI communicator of a process group, defined on first use: members
- * are the ranks of its processes, in its order. */
-static weft_comm comm_of(otf_convert *c, otf_group *g)
-{
-    if (g->comm_made)
-        return g->comm;
-    g->comm_made = true;
-    bool world = !c->world_made && g->count == c->ranks;
-    c->world_made = c->world_made || world;
-    weft_comm_desc desc = {.name = world ? "MPI_COMM_WORLD" : g->name,
-                           .paradigm = WEFT_PARADIGM_MPI,
-                           .parent = WEFT_COMM_INVALID,
-                           .key = world ? WEFT_COMM_KEY_MPI_WORLD : 2 + (uint64_t)g->id};
-    g->comm = WEFT_COMM_INVALID;
-    if (weft_registry_comm(c->reg, &desc, &g->comm) == WEFT_OK) {
-        for (uint32_t i = 0; i < g->count; i++) {
-            const otf_proc *p = table_find(&c->procs, g->members[i]);
-            weft_registry_comm_set_member(c->reg, g->comm, i, p ? p->rank : WEFT_INVALID_ID);
-        }
-    }
-    return g->comm;
-}
 
 /* ---- events --------------------------------------------------------------------- */
 
@@ -424,7 +65,7 @@ static bool push(otf_proc *p, uint32_t entry)
 
 static otf_proc *proc_of(otf_convert *c, uint32_t process, uint64_t time)
 {
-    otf_proc *p = table_find(&c->procs, process);
+    otf_proc *p = otf1_table_find(&c->procs, process);
     if (!p)
         fail(c, "an event at time %llu of the undefined process %u", time, process);
     return p;
@@ -436,7 +77,7 @@ static int on_enter(void *data, uint64_t time, uint32_t function, uint32_t proce
     (void)source, (void)kv;
     otf_convert *c = data;
     otf_proc *p = proc_of(c, process, time);
-    otf_func *f = table_find(&c->funcs, function);
+    otf_func *f = otf1_table_find(&c->funcs, function);
     if (!p)
         return OTF_RETURN_ABORT;
     if (!f)
@@ -529,7 +170,7 @@ static int on_leave(void *data, uint64_t time, uint32_t function, uint32_t proce
             .kind = WEFT_EVENT_THREAD_JOIN, .time = time, .small = WEFT_PARADIGM_OPENMP};
         return emit(c, p, &e);
     }
-    const otf_func *f = table_find(&c->funcs, entry & ~TEAM_BIT);
+    const otf_func *f = otf1_table_find(&c->funcs, entry & ~TEAM_BIT);
     weft_event e = {.kind = WEFT_EVENT_LEAVE, .time = time, .ref = f->region.id};
     if (emit(c, p, &e))
         return OTF_RETURN_ABORT;
@@ -543,9 +184,9 @@ static int on_leave(void *data, uint64_t time, uint32_t function, uint32_t proce
 /* The position of process in group, or -1. */
 static int64_t position_in(const otf_convert *c, const otf_group *g, uint32_t process)
 {
-    const otf_proc *p = table_find(&c->procs, process);
+    const otf_proc *p = otf1_table_find(&c->procs, process);
     for (uint32_t i = 0; p && i < g->count; i++) {
-        const otf_proc *member = table_find(&c->procs, g->members[i]);
+        const otf_proc *member = otf1_table_find(&c->procs, g->members[i]);
         if (member && member->rank == p->rank)
             return i;
     }
@@ -558,7 +199,7 @@ static int message(otf_convert *c, uint64_t time, uint32_t self_id, uint32_t pee
     if (!c->second_pass)
         return OTF_RETURN_OK;
     otf_proc *p = proc_of(c, self_id, time);
-    otf_group *g = table_find(&c->groups, group);
+    otf_group *g = otf1_table_find(&c->groups, group);
     int64_t self = g ? position_in(c, g, self_id) : -1, peer = g ? position_in(c, g, peer_id) : -1;
     if (!p || self < 0 || peer < 0)
         return fail(c,
@@ -579,7 +220,7 @@ static int message(otf_convert *c, uint64_t time, uint32_t self_id, uint32_t pee
                                       &(uint64_t){0});
     weft_event e = {.kind = send ? WEFT_EVENT_MPI_SEND : WEFT_EVENT_MPI_RECV,
                     .time = time,
-                    .ref = comm_of(c, g).id,
+                    .ref = otf1_comm_of(c, g).id,
                     .a = (uint32_t)peer,
                     .b = tag,
                     .bytes = bytes};
@@ -604,9 +245,10 @@ static int on_recv(void *data, uint64_t time, uint32_t receiver, uint32_t sender
 static int collective(otf_convert *c, otf_proc *p, uint64_t begin, uint64_t end, uint32_t op_id,
                       uint32_t group, uint32_t root, uint64_t sent, uint64_t received)
 {
-    const otf_func *f = p->depth ? table_find(&c->funcs, p->stack[p->depth - 1] & ~TEAM_BIT) : NULL;
-    otf_group *g = table_find(&c->groups, group);
-    int op = weft__convert_collective_op(named(&c->collops, op_id));
+    const otf_func *f =
+        p->depth ? otf1_table_find(&c->funcs, p->stack[p->depth - 1] & ~TEAM_BIT) : NULL;
+    otf_group *g = otf1_table_find(&c->groups, group);
+    int op = weft__convert_collective_op(otf1_named(&c->collops, op_id));
     if (op < 0 && f)
         op = weft__convert_collective_op(f->name);
     int64_t root_rank = root ? (g ? position_in(c, g, root) : -1) : -2;
@@ -618,7 +260,7 @@ static int collective(otf_convert *c, otf_proc *p, uint64_t begin, uint64_t end,
     weft_event e = {.kind = WEFT_EVENT_MPI_COLLECTIVE_END,
                     .time = end,
                     .small = (uint8_t)op,
-                    .ref = comm_of(c, g).id,
+                    .ref = otf1_comm_of(c, g).id,
                     .a = root_rank < 0 ? WEFT_NO_ROOT : (uint32_t)root_rank,
                     .bytes = sent,
                     .bytes_received = received};
@@ -672,8 +314,8 @@ static int on_end_collop(void *data, uint64_t time, uint32_t process, uint64_t m
         if (pc.match != match)
             continue;
         c->pending[i] = c->pending[--c->pending_count];
-        otf_group *g = table_find(&c->groups, pc.group);
-        int op = weft__convert_collective_op(named(&c->collops, pc.op));
+        otf_group *g = otf1_table_find(&c->groups, pc.group);
+        int op = weft__convert_collective_op(otf1_named(&c->collops, pc.op));
         int64_t root = pc.root ? (g ? position_in(c, g, pc.root) : -1) : -2;
         if (!g || op < 0 || root == -1) {
             c->collectives_dropped++;
@@ -682,7 +324,7 @@ static int on_end_collop(void *data, uint64_t time, uint32_t process, uint64_t m
         weft_event e = {.kind = WEFT_EVENT_MPI_COLLECTIVE_END,
                         .time = time,
                         .small = (uint8_t)op,
-                        .ref = comm_of(c, g).id,
+                        .ref = otf1_comm_of(c, g).id,
                         .a = root < 0 ? WEFT_NO_ROOT : (uint32_t)root,
                         .bytes = pc.sent,
                         .bytes_received = pc.received};
@@ -701,7 +343,7 @@ static int on_counter(void *data, uint64_t time, uint32_t process, uint32_t coun
     if (!c->second_pass)
         return OTF_RETURN_OK;
     otf_proc *p = proc_of(c, process, time);
-    otf_named *n = table_find(&c->counters, counter);
+    otf_named *n = otf1_table_find(&c->counters, counter);
     if (!p || !n)
         return p ? fail(c, "a counter at time %llu (process %u) that is not defined", time, process)
                  : OTF_RETURN_ABORT;
@@ -732,34 +374,19 @@ static OTF_HandlerArray *handlers(otf_convert *c, bool definitions)
     OTF_HandlerArray *h = OTF_HandlerArray_open();
     if (!h)
         return NULL;
-#define SET(fn, record)                                                                            \
-    do {                                                                                           \
-        /* OTF takes every handler as one type; void (*)(void) converts to any. */                 \
-        OTF_HandlerArray_setHandler(h, (OTF_FunctionPointer *)(void (*)(void))fn, record);         \
-        OTF_HandlerArray_setFirstHandlerArg(h, c, record);                                         \
-    } while (0)
     if (definitions) {
-        SET(def_resolution, OTF_DEFTIMERRESOLUTION_RECORD);
-        SET(def_process, OTF_DEFPROCESS_RECORD);
-        SET(def_group, OTF_DEFPROCESSGROUP_RECORD);
-        SET(def_function, OTF_DEFFUNCTION_RECORD);
-        SET(def_function_group, OTF_DEFFUNCTIONGROUP_RECORD);
-        SET(def_scl_file, OTF_DEFSCLFILE_RECORD);
-        SET(def_scl, OTF_DEFSCL_RECORD);
-        SET(def_collop, OTF_DEFCOLLOP_RECORD);
-        SET(def_counter, OTF_DEFCOUNTER_RECORD);
+        otf1_set_definition_handlers(h, c);
     } else {
-        SET(on_enter, OTF_ENTER_RECORD);
-        SET(on_leave, OTF_LEAVE_RECORD);
-        SET(on_send, OTF_SEND_RECORD);
-        SET(on_recv, OTF_RECEIVE_RECORD);
-        SET(on_collop, OTF_COLLOP_RECORD);
-        SET(on_begin_collop, OTF_BEGINCOLLOP_RECORD);
-        SET(on_end_collop, OTF_ENDCOLLOP_RECORD);
-        SET(on_counter, OTF_COUNTER_RECORD);
+        OTF1_SET(h, c, on_enter, OTF_ENTER_RECORD);
+        OTF1_SET(h, c, on_leave, OTF_LEAVE_RECORD);
+        OTF1_SET(h, c, on_send, OTF_SEND_RECORD);
+        OTF1_SET(h, c, on_recv, OTF_RECEIVE_RECORD);
+        OTF1_SET(h, c, on_collop, OTF_COLLOP_RECORD);
+        OTF1_SET(h, c, on_begin_collop, OTF_BEGINCOLLOP_RECORD);
+        OTF1_SET(h, c, on_end_collop, OTF_ENDCOLLOP_RECORD);
+        OTF1_SET(h, c, on_counter, OTF_COUNTER_RECORD);
     }
-    SET(on_unknown, OTF_UNKNOWN_RECORD);
-#undef SET
+    OTF1_SET(h, c, on_unknown, OTF_UNKNOWN_RECORD);
     return h;
 }
 
@@ -838,37 +465,6 @@ static uint64_t close_open(otf_convert *c)
     return closed;
 }
 
-static void free_tables(otf_convert *c)
-{
-    otf_proc *procs = c->procs.items;
-    for (uint32_t i = 0; i < c->procs.count; i++) {
-        free(procs[i].name);
-        free(procs[i].stack);
-        free(procs[i].team_sizes);
-        free(procs[i].entered);
-    }
-    otf_func *funcs = c->funcs.items;
-    for (uint32_t i = 0; i < c->funcs.count; i++)
-        free(funcs[i].name);
-    otf_group *groups = c->groups.items;
-    for (uint32_t i = 0; i < c->groups.count; i++) {
-        free(groups[i].name);
-        free(groups[i].members);
-    }
-    otf_table *named_tables[] = {&c->fgroups, &c->files, &c->scls, &c->collops, &c->counters};
-    for (size_t t = 0; t < sizeof(named_tables) / sizeof(named_tables[0]); t++) {
-        otf_named *n = named_tables[t]->items;
-        for (uint32_t i = 0; i < named_tables[t]->count; i++)
-            free(n[i].name);
-        free(named_tables[t]->items);
-    }
-    free(c->procs.items);
-    free(c->funcs.items);
-    free(c->groups.items);
-    free(c->pending);
-    weft__convert_channels_free(c->channels);
-}
-
 static void report(const otf_convert *c, uint64_t closed)
 {
     if (c->receives_without_size)
@@ -905,13 +501,13 @@ int weft__convert_otf1(const char *input, const char *output, bool keep_partial,
     otf_table *tables[] = {&c.procs, &c.funcs, &c.groups,  &c.fgroups,
                            &c.files, &c.scls,  &c.collops, &c.counters};
     for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
-        table_sort(tables[t]);
+        otf1_table_sort(tables[t]);
     otf_func *funcs = c.funcs.items;
     for (uint32_t i = 0; i < c.funcs.count; i++) {
         weft_region_desc desc = {.name = funcs[i].name};
-        classify(&c, &funcs[i], &desc);
+        otf1_classify(&c, &funcs[i], &desc);
     }
-    if (arrange_processes(&c) || read_pass(&c, false, progress, 0))
+    if (otf1_arrange_processes(&c) || read_pass(&c, false, progress, 0))
         goto report_error;
     otf_proc *procs = c.procs.items;
     for (uint32_t i = 0; i < c.procs.count; i++)
@@ -922,7 +518,7 @@ int weft__convert_otf1(const char *input, const char *output, bool keep_partial,
     c.second_pass = true;
     uint64_t announced = c.events;
     c.events = 0;
-    if (define(&c)) {
+    if (otf1_define(&c)) {
         snprintf(c.err, sizeof(c.err), "out of memory defining the trace");
         goto report_error;
     }
@@ -951,7 +547,7 @@ out:
             weft_trace_writer_discard(c.writer);
         }
     }
-    free_tables(&c);
+    otf1_free_tables(&c);
     return status;
 }
 

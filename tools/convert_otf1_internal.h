@@ -1,0 +1,121 @@
+/* The OTF version 1 reader's internals, shared by convert_otf1.c (the
+ * events and the driver) and convert_otf1_defs.c (the definitions' tables
+ * and their registry definitions). Private to tools/. */
+#ifndef WEFT_TOOLS_CONVERT_OTF1_INTERNAL_H
+#define WEFT_TOOLS_CONVERT_OTF1_INTERNAL_H
+
+#include <otf.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "convert_common.h"
+#include "weft/trace_writer.h"
+
+enum { KIND_REGION, KIND_FORK, KIND_IDLE };
+#define TEAM_BIT 0x80000000u
+#define IDLE_ENTRY 0xFFFFFFFEu
+#define FORK_ENTRY 0xFFFFFFFDu
+
+/* Every table entry starts with its OTF id; tables are sorted by it. */
+typedef struct otf_proc {
+    uint32_t id, parent;
+    char *name;
+    uint32_t rank, thread; /* location group, thread number */
+    struct otf_proc *master;
+    weft_location loc;
+    uint32_t *stack; /* function ids; TEAM_BIT: began a team */
+    uint32_t depth, capacity;
+    uint64_t last_time;
+    /* masters */
+    uint32_t thread_count;
+    uint16_t *team_sizes;
+    uint32_t fork_count, forks_seen;
+    bool in_fork;
+    uint64_t *entered; /* first pass: the threads in the current team */
+    weft_comm team;
+} otf_proc;
+
+typedef struct otf_func {
+    uint32_t id;
+    char *name;
+    uint32_t group, source;
+    int kind;
+    weft_region_role role;
+    weft_region region;
+} otf_func;
+
+typedef struct otf_group {
+    uint32_t id;
+    char *name;
+    uint32_t *members, count;
+    weft_comm comm;
+    bool comm_made;
+} otf_group;
+
+typedef struct otf_named {
+    uint32_t id;
+    char *name;
+    uint32_t a, b; /* scl: file, line; counter: properties */
+    weft_metric metric;
+} otf_named;
+
+typedef struct otf_table {
+    void *items;
+    uint32_t count, capacity;
+    size_t size;
+} otf_table;
+
+typedef struct otf_convert {
+    const char *input;
+    char err[512];
+    uint64_t resolution;
+    otf_table procs, funcs, groups, fgroups, files, scls, collops, counters;
+    uint32_t ranks;
+    bool second_pass, failed;
+    weft_trace_writer *writer;
+    weft_registry *reg;
+    convert_channels *channels;
+    uint64_t events, time_min, time_max, time_fixes, receives_without_size, collectives_dropped;
+    bool any_time, world_made;
+    struct pending_collective {
+        uint64_t match;
+        uint32_t op, group, root;
+        uint64_t sent, received;
+    } * pending;
+    uint32_t pending_count;
+} otf_convert;
+
+/* Tables of entries that start with their OTF id, sorted by it once the
+ * definitions are read. */
+void *otf1_table_add(otf_table *t, uint32_t id);
+void otf1_table_sort(otf_table *t);
+void *otf1_table_find(const otf_table *t, uint32_t id);
+const char *otf1_named(const otf_table *t, uint32_t id);
+
+/* The definitions' handlers (sorting is the caller's). */
+void otf1_set_definition_handlers(OTF_HandlerArray *h, otf_convert *c);
+
+/* Ranks the MPI processes and numbers the threads; -1 (c->err) when a
+ * process's parent is not an MPI process. */
+int otf1_arrange_processes(otf_convert *c);
+
+/* Kind, role, paradigm and file of a function (f->kind and f->role set). */
+void otf1_classify(const otf_convert *c, otf_func *f, weft_region_desc *desc);
+
+/* Locations, regions and metric classes into c->reg; -1 when out of memory. */
+int otf1_define(otf_convert *c);
+
+/* The MPI communicator of a process group, defined on first use. */
+weft_comm otf1_comm_of(otf_convert *c, otf_group *g);
+
+void otf1_free_tables(otf_convert *c);
+
+/* Sets one handler of an OTF handler array with c as its first argument.
+ * OTF takes every handler as one type; void (*)(void) converts to any. */
+#define OTF1_SET(h, c, fn, record)                                                                 \
+    do {                                                                                           \
+        OTF_HandlerArray_setHandler(h, (OTF_FunctionPointer *)(void (*)(void))fn, record);         \
+        OTF_HandlerArray_setFirstHandlerArg(h, c, record);                                         \
+    } while (0)
+
+#endif /* WEFT_TOOLS_CONVERT_OTF1_INTERNAL_H */
