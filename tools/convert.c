@@ -67,14 +67,14 @@ int weft__cli_convert(int argc, char **argv)
         if (weft__cli_is_help(argv[i])) {
             print_help();
             return WEFT_CLI_EXIT_OK;
-        } else if (weft__cli_option_value(argc, argv, &i, "from", true, &value)) {
+        } else if (weft__cli_option_value(argc, argv, &i, "--from", true, &value)) {
             from = value;
             if (!from || (strcmp(from, "epilog") != 0 && strcmp(from, "otf") != 0))
                 return weft__cli_usage_error("convert", "--from takes epilog or otf, not '%s'",
                                              from ? from : "");
         } else if (strcmp(argv[i], "--keep-partial") == 0) {
             o.keep_partial = true;
-        } else if (weft__cli_option_value(argc, argv, &i, "progress", false, &value)) {
+        } else if (weft__cli_option_value(argc, argv, &i, "--progress", false, &value)) {
             weft_summary_progress_mode mode;
             if (!weft__summary_parse_progress(value, &mode))
                 return weft__cli_usage_error("convert", "--progress takes auto, always or never");

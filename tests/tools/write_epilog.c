@@ -9,7 +9,9 @@
  * on thread 1), mpi (two processes: three messages each way, MPI_Allreduce,
  * MPI_Barrier, MPI_Bcast from rank 0), hybrid (both on two processes of two
  * threads; the MPI calls on thread 0 outside the parallel regions).
- * --metrics adds one integer counter to every enter and exit. --archive
+ * --metrics adds one integer counter to every enter and exit.
+ * --parallel-regions=N repeats the parallel regions N times (default 2: the
+ * tests' counts), for big traces (bench/run-convert). --archive
  * writes an EPIK archive directory OUT instead (epik.esd with MPI groups,
  * epik.map with every rank's id maps and clock offset, and ELG/NNNNN with
  * the rank's events, gzip-compressed: local ids (regions numbered backwards),
@@ -147,6 +149,7 @@ static void string_def(uint32_t id, const char *text)
 }
 
 static unsigned processes, threads;
+static long parallel_regions = 2; /* per process; --parallel-regions=N for big traces */
 
 static void definitions(void)
 {
@@ -288,7 +291,7 @@ static void simple(uint32_t lid, unsigned type, int lock)
 static void openmp(unsigned p)
 {
     uint32_t base = p * threads;
-    for (int k = 0; k < 2; k++) {
+    for (long k = 0; k < parallel_regions; k++) {
         simple(base, 106, -1); /* OMP_FORK */
         for (unsigned t = 0; t < threads; t++)
             enter(base + t, R_PARALLEL);
@@ -437,6 +440,8 @@ int main(int argc, char **argv)
             with_metrics = true;
         else if (strcmp(argv[i], "--archive") == 0)
             archive = true;
+        else if (strncmp(argv[i], "--parallel-regions=", 19) == 0)
+            parallel_regions = atol(argv[i] + 19);
         else if (strncmp(argv[i], "--broken=", 9) == 0)
             broken = argv[i] + 9;
     }
