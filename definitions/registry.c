@@ -8,6 +8,7 @@
 #include "weft/definitions.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "registry_internal.h"
@@ -227,8 +228,16 @@ weft_status weft_registry_location_in_group(weft_registry *reg, const char *name
                                             weft_location *out)
 {
     *out = WEFT_LOCATION_INVALID;
-    if (!reg || !name)
+    if (!reg)
         return WEFT_ERR_INVALID;
+    char thread_name[32];
+    if (!name) { /* the names Vampir and Scalasca show for OpenMP threads */
+        if (thread_number == 0)
+            snprintf(thread_name, sizeof(thread_name), "Master thread");
+        else
+            snprintf(thread_name, sizeof(thread_name), "Thread %u", thread_number);
+        name = thread_name;
+    }
     pthread_mutex_lock(&reg->mutex);
     weft_location_def def = {.thread_number = thread_number,
                              .group = group != WEFT_INVALID_ID ? group : reg->location_group};

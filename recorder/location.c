@@ -93,12 +93,7 @@ weft_loc *weft__loc_create(void)
         goto fail;
     loc->thread_number = pick_thread_number();
     loc->last_team = WEFT_INVALID_ID;
-    char name[64];
-    if (loc->thread_number == 0)
-        snprintf(name, sizeof(name), "Master thread");
-    else
-        snprintf(name, sizeof(name), "Thread %u", loc->thread_number);
-    if (weft_registry_location(weft_defs_global(), name, loc->thread_number, &loc->def) != WEFT_OK)
+    if (weft_registry_location(weft_defs_global(), NULL, loc->thread_number, &loc->def) != WEFT_OK)
         goto fail;
     weft_chunk *first = chunk_create(loc);
     if (!first)

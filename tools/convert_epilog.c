@@ -91,8 +91,8 @@ static int make_processes(elg_convert *c)
             continue;
         elg_process_state *p = &c->processes[l->process];
         p->defined = true;
-        if (l->thread >= p->thread_count)
-            p->thread_count = l->thread + 1;
+        if (l->thread >= p->teams.thread_count)
+            p->teams.thread_count = l->thread + 1;
         c->locations[lid].process = l->process;
         c->locations[lid].thread = l->thread;
     }
@@ -100,11 +100,10 @@ static int make_processes(elg_convert *c)
         elg_process_state *p = &c->processes[pid];
         if (!p->defined)
             continue;
-        p->threads = calloc(p->thread_count, sizeof(*p->threads));
-        p->entered = calloc((p->thread_count + 63) / 64, sizeof(uint64_t));
-        if (!p->threads || !p->entered)
+        p->threads = calloc(p->teams.thread_count, sizeof(*p->threads));
+        if (!p->threads || !weft__convert_teams_alloc(&p->teams))
             return -1;
-        for (uint32_t t = 0; t < p->thread_count; t++)
+        for (uint32_t t = 0; t < p->teams.thread_count; t++)
             p->threads[t] = WEFT_LOCATION_INVALID;
     }
     return 0;
@@ -200,15 +199,10 @@ static int define_locations(elg_convert *c)
                                ? elg_string(d, d->nodes[l->node].name)
                                : NULL;
         weft_registry_process(c->reg, l->process, host ? host : "unknown node", NULL);
-        char name[64];
-        if (l->thread == 0)
-            snprintf(name, sizeof(name), "Master thread");
-        else
-            snprintf(name, sizeof(name), "Thread %u", l->thread);
         weft_location loc;
-        if (weft_registry_location_in_group(c->reg, name, l->thread, l->process, &loc) != WEFT_OK)
+        if (weft_registry_location_in_group(c->reg, NULL, l->thread, l->process, &loc) != WEFT_OK)
             return -1;
-        c->locations[lid].loc = loc;
+        c->locations[lid].lane.loc = loc;
         c->processes[l->process].threads[l->thread] = loc;
     }
     return 0;
@@ -322,11 +316,11 @@ static void report(const elg_convert *c, uint64_t closed)
                 "weft convert: %llu exits without an open region were left out, %llu regions "
                 "left open were closed at their location's last event\n",
                 (unsigned long long)c->exits_without_enter, (unsigned long long)closed);
-    if (c->time_fixes)
+    if (c->out.time_fixes)
         fprintf(stderr,
                 "weft convert: %llu events earlier than the one before them on their location "
                 "got that one's time\n",
-                (unsigned long long)c->time_fixes);
+                (unsigned long long)c->out.time_fixes);
 }
 
 static bool is_directory(const char *path)
@@ -381,9 +375,9 @@ static int convert(elg_convert *c, const elg_options *o)
     }
     if (scanned < 0 || reopen(c, o->input))
         return reader_error(c, o->input);
-    if (weft_trace_writer_open(o->output, &c->writer) != WEFT_OK)
+    if (weft_trace_writer_open(o->output, &c->out.writer) != WEFT_OK)
         return 1;
-    c->reg = weft_trace_writer_registry(c->writer);
+    c->reg = weft_trace_writer_registry(c->out.writer);
     uint64_t closed = 0;
     if (define_locations(c) || define_regions(c) || define_comms(c) || define_metrics(c)) {
         snprintf(c->err, sizeof(c->err), "out of memory defining the trace");
@@ -391,12 +385,7 @@ static int convert(elg_convert *c, const elg_options *o)
     }
     if (second_pass(c, o, announced) < 0 || elg_close_open_regions(c, &closed))
         return reader_error(c, o->input);
-    weft_clock_properties clock = {.ticks_per_second = 1000000000u,
-                                   .global_offset = c->any_time ? c->time_min : 0,
-                                   .trace_length = c->any_time ? c->time_max - c->time_min : 0};
-    weft_status st = weft_trace_writer_close(c->writer, &clock);
-    c->writer = NULL;
-    if (st != WEFT_OK) {
+    if (weft__convert_output_close(&c->out, ELG_TICKS_PER_SECOND) != WEFT_OK) {
         fprintf(stderr, "weft convert: writing '%s' failed\n", o->output);
         return 1;
     }
@@ -408,15 +397,7 @@ int weft__convert_epilog(const elg_options *o)
 {
     elg_convert c = {0};
     int status = convert(&c, o);
-    if (c.writer) {
-        if (o->keep_partial) {
-            weft_clock_properties clock = {.ticks_per_second = 1000000000u};
-            weft_trace_writer_close(c.writer, &clock);
-            fprintf(stderr, "weft convert: the partial trace is kept in '%s'\n", o->output);
-        } else {
-            weft_trace_writer_discard(c.writer);
-        }
-    }
+    weft__convert_output_abandon(&c.out, ELG_TICKS_PER_SECOND, o->keep_partial, o->output);
     if (!c.archive)
         epilog_close(c.reader);
     elg_archive_free(&c);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "convert_output.h"
 #include "epilog_reader.h"
 #include "weft/trace_writer.h"
 
@@ -90,28 +91,21 @@ typedef struct elg_event {
     uint64_t metrics[ELG_MAX_METRICS];
 } elg_event;
 
+/* EPILOG's times are seconds; the trace counts nanoseconds. */
+#define ELG_TICKS_PER_SECOND 1000000000u
+
 /* The converting state of one EPILOG location. */
 typedef struct elg_location_state {
-    weft_location loc;
+    convert_lane lane; /* stack: open EPILOG regions (CONVERT_TEAM_BIT: began a team) */
     uint32_t process, thread;
-    uint32_t *stack; /* open EPILOG regions, innermost last; TEAM_BIT: began a team */
-    uint32_t depth, capacity;
-    uint64_t last_time;
     uint64_t tracing_since; /* ENTER_TRACING's time, while tracing */
 } elg_location_state;
-
-#define ELG_TEAM_BIT 0x80000000u
 
 /* The converting state of one process (EPILOG's process = MPI rank). */
 typedef struct elg_process_state {
     bool defined;
-    weft_location *threads; /* by thread number */
-    uint32_t thread_count;
-    uint16_t *team_sizes; /* per fork, in order (from the first pass) */
-    uint32_t fork_count, forks_seen;
-    bool in_fork; /* between OMP_FORK and OMP_JOIN */
-    weft_comm team;
-    uint64_t *entered; /* pass 1: bit set of the threads in the current team */
+    weft_location *threads; /* by thread number, teams.thread_count of them */
+    convert_teams teams;
 } elg_process_state;
 
 /* A conversion in progress. */
@@ -131,9 +125,7 @@ typedef struct elg_convert {
     epilog_record pending;
     struct elg_archive *archive; /* EPIK archives (convert_epik.c); NULL for merged traces */
     /* the events */
-    uint64_t events, time_min, time_max;
-    bool any_time;
-    weft_trace_writer *writer;
+    convert_output out;
     weft_registry *reg;
     weft_region *regions;          /* by EPILOG region id */
     weft_comm *comms;              /* by EPILOG comm id */
@@ -144,7 +136,7 @@ typedef struct elg_convert {
     struct convert_channels *channels; /* convert_common.h */
     struct elg_lock *locks;
     uint32_t lock_count;
-    uint64_t receives_without_size, exits_without_enter, time_fixes, collectives_unknown;
+    uint64_t receives_without_size, exits_without_enter, collectives_unknown;
 } elg_convert;
 
 /* The first pass over the EPILOG file PATH: opens it (c->reader), reads the

@@ -177,23 +177,15 @@ int elg_count_event(elg_convert *c, const elg_event *e)
     elg_process_state *p = process_of(c, e->lid);
     uint32_t thread = c->defs.locations[e->lid].thread;
     if (e->type == ELG_OMP_FORK) {
-        p->in_fork = true;
-        memset(p->entered, 0, ((p->thread_count + 63) / 64) * sizeof(uint64_t));
-    } else if (e->type == ELG_OMP_JOIN && p->in_fork) {
-        uint32_t size = 0;
-        for (uint32_t t = 0; t < p->thread_count; t++)
-            size += (p->entered[t / 64] >> (t % 64)) & 1u;
-        uint16_t *sizes = realloc(p->team_sizes, (p->fork_count + 1) * sizeof(*sizes));
-        if (!sizes) {
+        weft__convert_teams_fork(&p->teams);
+    } else if (e->type == ELG_OMP_JOIN) {
+        if (!weft__convert_teams_join(&p->teams)) {
             snprintf(c->err, sizeof(c->err), "out of memory");
             return -1;
         }
-        p->team_sizes = sizes;
-        p->team_sizes[p->fork_count++] = (uint16_t)(size ? size : 1);
-        p->in_fork = false;
-    } else if (e->type == ELG_ENTER && p->in_fork && e->region < c->defs.region_count &&
+    } else if (e->type == ELG_ENTER && e->region < c->defs.region_count &&
                c->defs.regions[e->region].type == 11 /* OMP_PARALLEL */) {
-        p->entered[thread / 64] |= UINT64_C(1) << (thread % 64);
+        weft__convert_teams_enter(&p->teams, thread);
     }
     return 0;
 }
@@ -202,28 +194,15 @@ int elg_count_event(elg_convert *c, const elg_event *e)
 
 static uint64_t ticks(double seconds)
 {
-    return seconds <= 0 ? 0 : (uint64_t)llround(seconds * 1e9);
+    return seconds <= 0 ? 0 : (uint64_t)llround(seconds * ELG_TICKS_PER_SECOND);
 }
 
-/* Writes e on the location, never earlier than its last event. */
 static int emit(elg_convert *c, elg_location_state *ls, weft_event *e)
 {
-    if (e->time < ls->last_time) {
-        e->time = ls->last_time;
-        c->time_fixes++;
-    }
-    ls->last_time = e->time;
-    if (!c->any_time || e->time < c->time_min)
-        c->time_min = e->time;
-    if (!c->any_time || e->time > c->time_max)
-        c->time_max = e->time;
-    c->any_time = true;
-    if (weft_trace_writer_event(c->writer, ls->loc, e) != WEFT_OK) {
-        snprintf(c->err, sizeof(c->err), "the OTF2 library refused an event (see above)");
-        return -1;
-    }
-    c->events++;
-    return 0;
+    if (weft__convert_emit(&c->out, &ls->lane, e))
+        return 0;
+    snprintf(c->err, sizeof(c->err), "the OTF2 library refused an event (see above)");
+    return -1;
 }
 
 static int emit_metrics(elg_convert *c, elg_location_state *ls, const elg_event *src, uint64_t time)
@@ -238,20 +217,6 @@ static int emit_metrics(elg_convert *c, elg_location_state *ls, const elg_event 
     return emit(c, ls, &m);
 }
 
-static bool push(elg_location_state *ls, uint32_t entry)
-{
-    if (ls->depth == ls->capacity) {
-        uint32_t capacity = ls->capacity ? ls->capacity * 2 : 16;
-        uint32_t *bigger = realloc(ls->stack, capacity * sizeof(*bigger));
-        if (!bigger)
-            return false;
-        ls->stack = bigger;
-        ls->capacity = capacity;
-    }
-    ls->stack[ls->depth++] = entry;
-    return true;
-}
-
 static bool is_mpi_collective(const elg_convert *c, uint32_t region)
 {
     uint8_t type = region < c->defs.region_count ? c->defs.regions[region].type : 0;
@@ -262,14 +227,17 @@ static int enter(elg_convert *c, elg_location_state *ls, const elg_event *src, u
 {
     elg_process_state *p = &c->processes[ls->process];
     uint32_t entry = src->region;
-    if (c->defs.regions[src->region].type == 11 && p->in_fork && p->team.id != WEFT_INVALID_ID) {
-        weft_event team = {
-            .kind = WEFT_EVENT_THREAD_TEAM_BEGIN, .time = time, .ref = p->team.id, .a = ls->thread};
+    if (c->defs.regions[src->region].type == 11 && p->teams.in_fork &&
+        p->teams.team.id != WEFT_INVALID_ID) {
+        weft_event team = {.kind = WEFT_EVENT_THREAD_TEAM_BEGIN,
+                           .time = time,
+                           .ref = p->teams.team.id,
+                           .a = ls->thread};
         if (emit(c, ls, &team))
             return -1;
-        entry |= ELG_TEAM_BIT;
+        entry |= CONVERT_TEAM_BIT;
     }
-    if (!push(ls, entry)) {
+    if (!weft__convert_push(&ls->lane, entry)) {
         snprintf(c->err, sizeof(c->err), "out of memory");
         return -1;
     }
@@ -286,18 +254,19 @@ static int enter(elg_convert *c, elg_location_state *ls, const elg_event *src, u
 /* Leaves the innermost region, and the team it began. */
 static int leave(elg_convert *c, elg_location_state *ls, const elg_event *src, uint64_t time)
 {
-    if (ls->depth == 0) {
+    if (ls->lane.depth == 0) {
         c->exits_without_enter++;
         return 0;
     }
-    uint32_t entry = ls->stack[--ls->depth];
-    uint32_t region = entry & ~ELG_TEAM_BIT;
+    uint32_t entry = ls->lane.stack[--ls->lane.depth];
+    uint32_t region = entry & ~CONVERT_TEAM_BIT;
     weft_event e = {.kind = WEFT_EVENT_LEAVE, .time = time, .ref = c->regions[region].id};
     if ((src && emit_metrics(c, ls, src, time)) || emit(c, ls, &e))
         return -1;
-    if (entry & ELG_TEAM_BIT) {
+    if (entry & CONVERT_TEAM_BIT) {
         elg_process_state *p = &c->processes[ls->process];
-        weft_event team = {.kind = WEFT_EVENT_THREAD_TEAM_END, .time = time, .ref = p->team.id};
+        weft_event team = {
+            .kind = WEFT_EVENT_THREAD_TEAM_END, .time = time, .ref = p->teams.team.id};
         return emit(c, ls, &team);
     }
     return 0;
@@ -323,7 +292,8 @@ static int64_t rank_in(const elg_convert *c, uint32_t comm, uint32_t lid)
 static int collective_exit(elg_convert *c, elg_location_state *ls, const elg_event *src,
                            uint64_t time)
 {
-    uint32_t region = ls->depth ? ls->stack[ls->depth - 1] & ~ELG_TEAM_BIT : ELG_NO_ID;
+    uint32_t region =
+        ls->lane.depth ? ls->lane.stack[ls->lane.depth - 1] & ~CONVERT_TEAM_BIT : ELG_NO_ID;
     const char *name =
         region != ELG_NO_ID ? elg_string(&c->defs, c->defs.regions[region].name) : NULL;
     int op = weft__convert_collective_op(name);
@@ -427,23 +397,16 @@ static int fork_join(elg_convert *c, elg_location_state *ls, const elg_event *sr
     elg_process_state *p = &c->processes[ls->process];
     weft_event e = {.kind = WEFT_EVENT_THREAD_JOIN, .time = time, .small = WEFT_PARADIGM_OPENMP};
     if (src->type == ELG_OMP_FORK) {
-        uint32_t size = p->forks_seen < p->fork_count ? p->team_sizes[p->forks_seen] : 1;
-        p->forks_seen++;
-        weft_comm_desc team = {.paradigm = WEFT_PARADIGM_OPENMP,
-                               .parent = WEFT_COMM_INVALID,
-                               .key = ((uint64_t)ls->process << 16) | size};
-        p->team = WEFT_COMM_INVALID;
-        if (weft_registry_comm(c->reg, &team, &p->team) == WEFT_OK) {
-            for (uint32_t t = 0; t < size && t < p->thread_count; t++)
-                weft_registry_comm_set_member(c->reg, p->team, t, p->threads[t].id);
-        }
-        p->in_fork = true;
+        uint32_t size = weft__convert_teams_begin(&p->teams, c->reg, ls->process);
+        for (uint32_t t = 0;
+             p->teams.team.id != WEFT_INVALID_ID && t < size && t < p->teams.thread_count; t++)
+            weft_registry_comm_set_member(c->reg, p->teams.team, t, p->threads[t].id);
         e = (weft_event){.kind = WEFT_EVENT_THREAD_FORK,
                          .time = time,
                          .small = WEFT_PARADIGM_OPENMP,
                          .ref = size};
     } else {
-        p->in_fork = false;
+        p->teams.in_fork = false;
     }
     return emit(c, ls, &e);
 }
@@ -492,8 +455,8 @@ int elg_close_open_regions(elg_convert *c, uint64_t *closed)
     *closed = 0;
     for (uint32_t lid = 0; lid < c->defs.location_count; lid++) {
         elg_location_state *ls = &c->locations[lid];
-        while (c->defs.locations[lid].defined && ls->depth > 0) {
-            if (leave(c, ls, NULL, ls->last_time))
+        while (c->defs.locations[lid].defined && ls->lane.depth > 0) {
+            if (leave(c, ls, NULL, ls->lane.last_time))
                 return -1;
             (*closed)++;
         }
@@ -505,11 +468,10 @@ void elg_events_free(elg_convert *c)
 {
     weft__convert_channels_free(c->channels);
     for (uint32_t lid = 0; c->locations && lid < c->defs.location_count; lid++)
-        free(c->locations[lid].stack);
+        weft__convert_lane_free(&c->locations[lid].lane);
     for (uint32_t p = 0; c->processes && p < c->process_count; p++) {
         free(c->processes[p].threads);
-        free(c->processes[p].team_sizes);
-        free(c->processes[p].entered);
+        weft__convert_teams_free(&c->processes[p].teams);
     }
     free(c->processes);
     free(c->locations);

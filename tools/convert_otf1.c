@@ -30,37 +30,11 @@ static int fail(otf_convert *c, const char *fmt, uint64_t time, uint32_t process
 
 static int emit(otf_convert *c, otf_proc *p, weft_event *e)
 {
-    if (e->time < p->last_time) {
-        e->time = p->last_time;
-        c->time_fixes++;
-    }
-    p->last_time = e->time;
-    if (!c->any_time || e->time < c->time_min)
-        c->time_min = e->time;
-    if (!c->any_time || e->time > c->time_max)
-        c->time_max = e->time;
-    c->any_time = true;
-    c->events++;
-    if (weft_trace_writer_event(c->writer, p->loc, e) != WEFT_OK) {
-        c->failed = true;
-        snprintf(c->err, sizeof(c->err), "the OTF2 library refused an event (see above)");
-        return OTF_RETURN_ABORT;
-    }
-    return OTF_RETURN_OK;
-}
-
-static bool push(otf_proc *p, uint32_t entry)
-{
-    if (p->depth == p->capacity) {
-        uint32_t capacity = p->capacity ? p->capacity * 2 : 16;
-        uint32_t *stack = realloc(p->stack, capacity * sizeof(*stack));
-        if (!stack)
-            return false;
-        p->stack = stack;
-        p->capacity = capacity;
-    }
-    p->stack[p->depth++] = entry;
-    return true;
+    if (weft__convert_emit(&c->out, &p->lane, e))
+        return OTF_RETURN_OK;
+    c->failed = true;
+    snprintf(c->err, sizeof(c->err), "the OTF2 library refused an event (see above)");
+    return OTF_RETURN_ABORT;
 }
 
 static otf_proc *proc_of(otf_convert *c, uint32_t process, uint64_t time)
@@ -85,51 +59,46 @@ static int on_enter(void *data, uint64_t time, uint32_t function, uint32_t proce
                     process);
     otf_proc *m = p->master;
     if (!c->second_pass) { /* count the threads that enter a parallel region in a fork */
-        if (f->kind == KIND_FORK && p == m) {
-            m->in_fork = true;
-            memset(m->entered, 0, ((m->thread_count + 63) / 64) * sizeof(uint64_t));
-        } else if (f->role == WEFT_REGION_ROLE_PARALLEL && f->kind == KIND_REGION && m->in_fork) {
-            m->entered[p->thread / 64] |= UINT64_C(1) << (p->thread % 64);
-        }
-        if (!push(p, f->kind == KIND_FORK ? FORK_ENTRY : function))
+        if (f->kind == KIND_FORK && p == m)
+            weft__convert_teams_fork(&m->teams);
+        else if (f->role == WEFT_REGION_ROLE_PARALLEL && f->kind == KIND_REGION)
+            weft__convert_teams_enter(&m->teams, p->thread);
+        if (!weft__convert_push(&p->lane, f->kind == KIND_FORK ? FORK_ENTRY : function))
             return fail(c, "out of memory at time %llu (process %u)", time, process);
         return OTF_RETURN_OK;
     }
     if (f->kind == KIND_IDLE)
-        return push(p, IDLE_ENTRY) ? OTF_RETURN_OK
-                                   : fail(c, "out of memory at %llu (%u)", time, process);
+        return weft__convert_push(&p->lane, IDLE_ENTRY)
+                   ? OTF_RETURN_OK
+                   : fail(c, "out of memory at %llu (%u)", time, process);
     if (f->kind == KIND_FORK) {
-        uint32_t size = m->forks_seen < m->fork_count ? m->team_sizes[m->forks_seen] : 1;
-        m->forks_seen++;
-        weft_comm_desc team = {.paradigm = WEFT_PARADIGM_OPENMP,
-                               .parent = WEFT_COMM_INVALID,
-                               .key = ((uint64_t)m->rank << 16) | size};
-        m->team = WEFT_COMM_INVALID;
-        if (weft_registry_comm(c->reg, &team, &m->team) == WEFT_OK) {
-            otf_proc *procs = c->procs.items;
-            for (uint32_t i = 0; i < c->procs.count; i++) {
-                if (procs[i].master == m && procs[i].thread < size)
-                    weft_registry_comm_set_member(c->reg, m->team, procs[i].thread,
-                                                  procs[i].loc.id);
-            }
+        uint32_t size = weft__convert_teams_begin(&m->teams, c->reg, m->rank);
+        otf_proc *procs = c->procs.items;
+        for (uint32_t i = 0; m->teams.team.id != WEFT_INVALID_ID && i < c->procs.count; i++) {
+            if (procs[i].master == m && procs[i].thread < size)
+                weft_registry_comm_set_member(c->reg, m->teams.team, procs[i].thread,
+                                              procs[i].lane.loc.id);
         }
-        m->in_fork = true;
         weft_event e = {.kind = WEFT_EVENT_THREAD_FORK,
                         .time = time,
                         .small = WEFT_PARADIGM_OPENMP,
                         .ref = size};
-        return push(p, FORK_ENTRY) ? emit(c, p, &e)
-                                   : fail(c, "out of memory at %llu (%u)", time, process);
+        return weft__convert_push(&p->lane, FORK_ENTRY)
+                   ? emit(c, p, &e)
+                   : fail(c, "out of memory at %llu (%u)", time, process);
     }
     uint32_t entry = function;
-    if (f->role == WEFT_REGION_ROLE_PARALLEL && m->in_fork && m->team.id != WEFT_INVALID_ID) {
-        weft_event team = {
-            .kind = WEFT_EVENT_THREAD_TEAM_BEGIN, .time = time, .ref = m->team.id, .a = p->thread};
+    if (f->role == WEFT_REGION_ROLE_PARALLEL && m->teams.in_fork &&
+        m->teams.team.id != WEFT_INVALID_ID) {
+        weft_event team = {.kind = WEFT_EVENT_THREAD_TEAM_BEGIN,
+                           .time = time,
+                           .ref = m->teams.team.id,
+                           .a = p->thread};
         if (emit(c, p, &team))
             return OTF_RETURN_ABORT;
-        entry |= TEAM_BIT;
+        entry |= CONVERT_TEAM_BIT;
     }
-    if (!push(p, entry))
+    if (!weft__convert_push(&p->lane, entry))
         return fail(c, "out of memory at time %llu (process %u)", time, process);
     weft_event e = {.kind = WEFT_EVENT_ENTER, .time = time, .ref = f->region.id};
     return emit(c, p, &e);
@@ -143,39 +112,31 @@ static int on_leave(void *data, uint64_t time, uint32_t function, uint32_t proce
     otf_proc *p = proc_of(c, process, time);
     if (!p)
         return OTF_RETURN_ABORT;
-    if (p->depth == 0)
+    if (p->lane.depth == 0)
         return fail(c, "a leave at time %llu (process %u) with nothing entered", time, process);
-    uint32_t entry = p->stack[--p->depth];
+    uint32_t entry = p->lane.stack[--p->lane.depth];
     otf_proc *m = p->master;
     if (!c->second_pass) {
-        if (entry == FORK_ENTRY && p == m && m->in_fork) {
-            uint32_t size = 0;
-            for (uint32_t t = 0; t < m->thread_count; t++)
-                size += (m->entered[t / 64] >> (t % 64)) & 1u;
-            uint16_t *sizes = realloc(m->team_sizes, (m->fork_count + 1) * sizeof(*sizes));
-            if (!sizes)
-                return fail(c, "out of memory at time %llu (process %u)", time, process);
-            m->team_sizes = sizes;
-            m->team_sizes[m->fork_count++] = (uint16_t)(size ? size : 1);
-            m->in_fork = false;
-        }
+        if (entry == FORK_ENTRY && p == m && !weft__convert_teams_join(&m->teams))
+            return fail(c, "out of memory at time %llu (process %u)", time, process);
         return OTF_RETURN_OK;
     }
     (void)function; /* OTF1 leaves the innermost function, named or not (0) */
     if (entry == IDLE_ENTRY)
         return OTF_RETURN_OK;
     if (entry == FORK_ENTRY) {
-        m->in_fork = false;
+        m->teams.in_fork = false;
         weft_event e = {
             .kind = WEFT_EVENT_THREAD_JOIN, .time = time, .small = WEFT_PARADIGM_OPENMP};
         return emit(c, p, &e);
     }
-    const otf_func *f = otf1_table_find(&c->funcs, entry & ~TEAM_BIT);
+    const otf_func *f = otf1_table_find(&c->funcs, entry & ~CONVERT_TEAM_BIT);
     weft_event e = {.kind = WEFT_EVENT_LEAVE, .time = time, .ref = f->region.id};
     if (emit(c, p, &e))
         return OTF_RETURN_ABORT;
-    if (entry & TEAM_BIT) {
-        weft_event team = {.kind = WEFT_EVENT_THREAD_TEAM_END, .time = time, .ref = m->team.id};
+    if (entry & CONVERT_TEAM_BIT) {
+        weft_event team = {
+            .kind = WEFT_EVENT_THREAD_TEAM_END, .time = time, .ref = m->teams.team.id};
         return emit(c, p, &team);
     }
     return OTF_RETURN_OK;
@@ -246,7 +207,9 @@ static int collective(otf_convert *c, otf_proc *p, uint64_t begin, uint64_t end,
                       uint32_t group, uint32_t root, uint64_t sent, uint64_t received)
 {
     const otf_func *f =
-        p->depth ? otf1_table_find(&c->funcs, p->stack[p->depth - 1] & ~TEAM_BIT) : NULL;
+        p->lane.depth
+            ? otf1_table_find(&c->funcs, p->lane.stack[p->lane.depth - 1] & ~CONVERT_TEAM_BIT)
+            : NULL;
     otf_group *g = otf1_table_find(&c->groups, group);
     int op = weft__convert_collective_op(otf1_named(&c->collops, op_id));
     if (op < 0 && f)
@@ -438,7 +401,7 @@ static int read_pass(otf_convert *c, bool definitions, int progress, uint64_t an
             status = -1;
         }
         if (!c->second_pass)
-            c->events = total;
+            c->records = total;
     }
     if (h)
         OTF_HandlerArray_close(h);
@@ -457,8 +420,8 @@ static uint64_t close_open(otf_convert *c)
     otf_proc *procs = c->procs.items;
     for (uint32_t i = 0; i < c->procs.count; i++) {
         otf_proc *p = &procs[i];
-        while (p->depth > 0 && !c->failed) {
-            on_leave(c, p->last_time, 0, p->id, 0, NULL);
+        while (p->lane.depth > 0 && !c->failed) {
+            on_leave(c, p->lane.last_time, 0, p->id, 0, NULL);
             closed++;
         }
     }
@@ -477,11 +440,11 @@ static void report(const otf_convert *c, uint64_t closed)
                 "weft convert: %llu functions left open were closed at their process's "
                 "last event\n",
                 (unsigned long long)closed);
-    if (c->time_fixes)
+    if (c->out.time_fixes)
         fprintf(stderr,
                 "weft convert: %llu events earlier than the one before them on their "
                 "process got that one's time\n",
-                (unsigned long long)c->time_fixes);
+                (unsigned long long)c->out.time_fixes);
 }
 
 int weft__convert_otf1(const char *input, const char *output, bool keep_partial, int progress)
@@ -511,13 +474,12 @@ int weft__convert_otf1(const char *input, const char *output, bool keep_partial,
         goto report_error;
     otf_proc *procs = c.procs.items;
     for (uint32_t i = 0; i < c.procs.count; i++)
-        procs[i].depth = 0; /* the first pass's stacks */
-    if (weft_trace_writer_open(output, &c.writer) != WEFT_OK)
+        procs[i].lane.depth = 0; /* the first pass's stacks */
+    if (weft_trace_writer_open(output, &c.out.writer) != WEFT_OK)
         goto out;
-    c.reg = weft_trace_writer_registry(c.writer);
+    c.reg = weft_trace_writer_registry(c.out.writer);
     c.second_pass = true;
-    uint64_t announced = c.events;
-    c.events = 0;
+    uint64_t announced = c.records;
     if (otf1_define(&c)) {
         snprintf(c.err, sizeof(c.err), "out of memory defining the trace");
         goto report_error;
@@ -525,11 +487,7 @@ int weft__convert_otf1(const char *input, const char *output, bool keep_partial,
     if (read_pass(&c, false, progress, announced))
         goto report_error;
     closed = close_open(&c);
-    weft_clock_properties clock = {.ticks_per_second = c.resolution,
-                                   .global_offset = c.any_time ? c.time_min : 0,
-                                   .trace_length = c.any_time ? c.time_max - c.time_min : 0};
-    weft_status st = weft_trace_writer_close(c.writer, &clock);
-    c.writer = NULL;
+    weft_status st = weft__convert_output_close(&c.out, c.resolution);
     if (st == WEFT_OK) {
         report(&c, closed);
         status = 0;
@@ -538,15 +496,7 @@ int weft__convert_otf1(const char *input, const char *output, bool keep_partial,
 report_error:
     fprintf(stderr, "weft convert: '%s': %s\n", input, c.err);
 out:
-    if (c.writer) {
-        if (keep_partial) {
-            weft_clock_properties partial = {.ticks_per_second = c.resolution};
-            weft_trace_writer_close(c.writer, &partial);
-            fprintf(stderr, "weft convert: the partial trace is kept in '%s'\n", output);
-        } else {
-            weft_trace_writer_discard(c.writer);
-        }
-    }
+    weft__convert_output_abandon(&c.out, c.resolution, keep_partial, output);
     otf1_free_tables(&c);
     return status;
 }

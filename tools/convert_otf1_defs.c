@@ -179,14 +179,13 @@ int otf1_arrange_processes(otf_convert *c)
             return -1;
         }
         p->rank = p->master->rank;
-        p->thread = p->parent ? ++p->master->thread_count : 0; /* in id order */
+        p->thread = p->parent ? ++p->master->teams.thread_count : 0; /* in id order */
     }
     for (uint32_t i = 0; i < c->procs.count; i++) {
         otf_proc *p = &procs[i];
         if (p->parent == 0) {
-            p->thread_count++;
-            p->entered = calloc((p->thread_count + 63) / 64, sizeof(uint64_t));
-            if (!p->entered)
+            p->teams.thread_count++;
+            if (!weft__convert_teams_alloc(&p->teams))
                 return -1;
         }
     }
@@ -235,9 +234,8 @@ int otf1_define(otf_convert *c)
         otf_proc *p = &procs[i];
         if (p->parent == 0)
             weft_registry_process(c->reg, p->rank, p->name, NULL);
-        char name[64];
-        snprintf(name, sizeof(name), p->thread ? "Thread %u" : "Master thread", p->thread);
-        if (weft_registry_location_in_group(c->reg, name, p->thread, p->rank, &p->loc) != WEFT_OK)
+        if (weft_registry_location_in_group(c->reg, NULL, p->thread, p->rank, &p->lane.loc) !=
+            WEFT_OK)
             return -1;
     }
     otf_func *funcs = c->funcs.items;
@@ -310,9 +308,8 @@ void otf1_free_tables(otf_convert *c)
     otf_proc *procs = c->procs.items;
     for (uint32_t i = 0; i < c->procs.count; i++) {
         free(procs[i].name);
-        free(procs[i].stack);
-        free(procs[i].team_sizes);
-        free(procs[i].entered);
+        weft__convert_lane_free(&procs[i].lane);
+        weft__convert_teams_free(&procs[i].teams);
     }
     otf_func *funcs = c->funcs.items;
     for (uint32_t i = 0; i < c->funcs.count; i++)

@@ -9,10 +9,10 @@
 #include <stdint.h>
 
 #include "convert_common.h"
+#include "convert_output.h"
 #include "weft/trace_writer.h"
 
 enum { KIND_REGION, KIND_FORK, KIND_IDLE };
-#define TEAM_BIT 0x80000000u
 #define IDLE_ENTRY 0xFFFFFFFEu
 #define FORK_ENTRY 0xFFFFFFFDu
 
@@ -22,17 +22,8 @@ typedef struct otf_proc {
     char *name;
     uint32_t rank, thread; /* location group, thread number */
     struct otf_proc *master;
-    weft_location loc;
-    uint32_t *stack; /* function ids; TEAM_BIT: began a team */
-    uint32_t depth, capacity;
-    uint64_t last_time;
-    /* masters */
-    uint32_t thread_count;
-    uint16_t *team_sizes;
-    uint32_t fork_count, forks_seen;
-    bool in_fork;
-    uint64_t *entered; /* first pass: the threads in the current team */
-    weft_comm team;
+    convert_lane lane;   /* stack: function ids (CONVERT_TEAM_BIT: began a team) */
+    convert_teams teams; /* masters */
 } otf_proc;
 
 typedef struct otf_func {
@@ -72,11 +63,12 @@ typedef struct otf_convert {
     otf_table procs, funcs, groups, fgroups, files, scls, collops, counters;
     uint32_t ranks;
     bool second_pass, failed;
-    weft_trace_writer *writer;
     weft_registry *reg;
     convert_channels *channels;
-    uint64_t events, time_min, time_max, time_fixes, receives_without_size, collectives_dropped;
-    bool any_time, world_made;
+    convert_output out;
+    uint64_t records; /* read by the first pass over the events */
+    uint64_t receives_without_size, collectives_dropped;
+    bool world_made;
     struct pending_collective {
         uint64_t match;
         uint32_t op, group, root;

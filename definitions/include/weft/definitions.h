@@ -244,7 +244,8 @@ WEFT_EXPORT weft_status weft_registry_string(weft_registry *reg, const char *tex
 WEFT_EXPORT weft_status weft_registry_region(weft_registry *reg, const weft_region_desc *desc,
                                              weft_region *out);
 
-/* Registers a new location (never de-duplicated: each call is one thread).
+/* Registers a new location (never de-duplicated: each call is one thread),
+ * named name, or with name NULL "Master thread" (thread 0) or "Thread N".
  * Its group is the one last given to weft_registry_set_location_group (0
  * before). */
 weft_status weft_registry_location(weft_registry *reg, const char *name, uint32_t thread_number,
