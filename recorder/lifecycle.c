@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "location.h"
 #include "metrics.h"
+#include "program.h"
 #include "weft/log.h"
 #include "sink.h"
 #include "weft/recorder.h"
@@ -76,6 +77,7 @@ static void init_once_fn(void)
     weft__filter_load(config.filtering_file);
     weft__metrics_configure(&config);
     weft_clock_init(config.timer);
+    weft__program_start();
     weft__loc_configure(config.buffer_size, config.total_memory);
     weft__sink_configure(&config);
     pthread_atfork(NULL, NULL, in_forked_child);

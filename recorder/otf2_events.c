@@ -2,6 +2,7 @@
  * otf2_events.h. */
 #include "otf2_events.h"
 
+#include "weft/alloc.h"
 #include "weft/definitions_otf2.h"
 #include "weft/recorder.h"
 
@@ -25,6 +26,25 @@ static OTF2_ErrorCode write_task_create_with_dependences(OTF2_EvtWriter *w, cons
     if (code == OTF2_SUCCESS)
         code = OTF2_EvtWriter_ThreadTaskCreate(w, attributes, e->time, e->ref, e->a, e->b);
     OTF2_AttributeList_Delete(attributes);
+    return code;
+}
+
+/* ProgramBegin: the arguments' strings as OTF2 wants them, 32 bits each. */
+static OTF2_ErrorCode write_program_begin(OTF2_EvtWriter *w, const weft_event *e)
+{
+    OTF2_StringRef few[16] = {0};
+    OTF2_StringRef *args = few;
+    if (e->value_count > sizeof(few) / sizeof(few[0])) {
+        args = weft_calloc(e->value_count, sizeof(*args));
+        if (!args)
+            return OTF2_ERROR_MEM_ALLOC_FAILED;
+    }
+    for (uint32_t i = 0; i < e->value_count; i++)
+        args[i] = (OTF2_StringRef)e->values[i];
+    OTF2_ErrorCode code =
+        OTF2_EvtWriter_ProgramBegin(w, NULL, e->time, e->ref, e->value_count, args);
+    if (args != few)
+        weft_free(args);
     return code;
 }
 
@@ -97,6 +117,10 @@ OTF2_ErrorCode weft__otf2_write_event(OTF2_EvtWriter *w, const weft_event *e)
         return OTF2_EvtWriter_BufferFlush(w, NULL, t, e->bytes);
     case WEFT_EVENT_PARAMETER:
         return OTF2_EvtWriter_ParameterInt(w, NULL, t, e->ref, (int64_t)e->bytes);
+    case WEFT_EVENT_PROGRAM_BEGIN:
+        return write_program_begin(w, e);
+    case WEFT_EVENT_PROGRAM_END:
+        return OTF2_EvtWriter_ProgramEnd(w, NULL, t, (int64_t)e->bytes);
     default:
         return OTF2_ERROR_INVALID_ARGUMENT;
     }

@@ -8,6 +8,7 @@
 #include "archive.h"
 #include "otf2_events.h"
 #include "lifecycle.h"
+#include "program.h"
 #include "weft/log.h"
 #include "weft/definitions_otf2.h"
 #include "weft/recorder.h"
@@ -55,6 +56,34 @@ static void fail_output(void)
     weft__recording_stop_on_error();
 }
 
+/* Writes e, which the sink made itself, as loc's next event. */
+static void write_own_event(weft_loc *loc, OTF2_EvtWriter *w, const weft_event *e)
+{
+    if (weft__otf2_write_event(w, e) != OTF2_SUCCESS)
+        return;
+    if (loc->events_written == 0)
+        loc->first_time = e->time;
+    loc->last_time = e->time;
+    loc->events_written++;
+}
+
+/* The master thread's events begin with the program's (program.h). */
+static void begin_program(weft_loc *loc, OTF2_EvtWriter *w)
+{
+    weft_event e;
+    if (loc->thread_number == 0 && weft__program_begin_event(&e))
+        write_own_event(loc, w, &e);
+}
+
+/* ... and end with its end, after everything else, at the end of the run. */
+static void end_program(weft_loc *loc)
+{
+    weft_event e;
+    if (loc->thread_number == 0 && loc->evt_writer && !failed &&
+        weft__program_end_event(&e, loc->last_time))
+        write_own_event(loc, loc->evt_writer, &e);
+}
+
 static OTF2_EvtWriter *evt_writer_of(weft_loc *loc)
 {
     if (loc->evt_writer)
@@ -69,8 +98,10 @@ static OTF2_EvtWriter *evt_writer_of(weft_loc *loc)
     weft_location_def def;
     weft_registry_location_get(weft_defs_global(), loc->def, &def);
     loc->evt_writer = OTF2_Archive_GetEvtWriter(weft__archive_get(), weft_location_otf2_id(&def));
-    if (loc->evt_writer)
+    if (loc->evt_writer) {
         event_writers++;
+        begin_program(loc, loc->evt_writer);
+    }
     if (!loc->evt_writer) {
         weft_log_error("the OTF2 library gave no event writer for thread %u; recording stops",
                        loc->thread_number);
@@ -219,12 +250,13 @@ static uint64_t close_open_scopes(weft_loc *loc)
 static void finish_location(weft_loc *loc, void *context)
 {
     weft_sink_totals *totals = context;
+    if (!failed && totals->archive_open && !loc->evt_writer)
+        evt_writer_of(loc); /* an empty event file keeps readers happy */
     uint64_t closed = close_open_scopes(loc);
+    end_program(loc);
     if (closed)
         weft_log_verbose("thread %u: closed %llu regions or teams left open at the end",
                          loc->thread_number, (unsigned long long)closed);
-    if (!failed && totals->archive_open && !loc->evt_writer)
-        evt_writer_of(loc); /* an empty event file keeps readers happy */
     if (loc->evt_writer) {
         OTF2_Archive_CloseEvtWriter(weft__archive_get(), loc->evt_writer);
         loc->evt_writer = NULL;

@@ -94,7 +94,61 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef location, OTF2_TimeStamp time
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* ProgramBegin and ProgramEnd enter and leave the program region, which
+ * must be defined as Scalasca's reader looks it up (weft/program.h). */
+static OTF2_CallbackCode on_program_begin(OTF2_LocationRef location, OTF2_TimeStamp time,
+                                          uint64_t position, void *user_data,
+                                          OTF2_AttributeList *attributes, OTF2_StringRef name,
+                                          uint32_t argc, const OTF2_StringRef *args)
+{
+    (void)location, (void)attributes;
+    check_state *c = state_of(user_data);
+    check_at at = here(c, position, time);
+    size_t index = weft__summary_find_program_region(&c->read, name, argc, args);
+    c->program_region = index == NOT_FOUND ? UINT64_MAX : c->read.regions[index].ref;
+    if (index == NOT_FOUND)
+        weft__check_problem(c, &at,
+                            "program begin of '%s' without its program region (an artificial "
+                            "measurement-system region named after the program)",
+                            weft__summary_string(&c->read, name)
+                                ? weft__summary_string(&c->read, name)
+                                : "an undefined string");
+    check_open open = {c->program_region, position, time};
+    return weft__check_push(&c->regions, &open, sizeof(open)) ? OTF2_CALLBACK_SUCCESS
+                                                              : out_of_memory(c);
+}
+
+static OTF2_CallbackCode on_program_end(OTF2_LocationRef location, OTF2_TimeStamp time,
+                                        uint64_t position, void *user_data,
+                                        OTF2_AttributeList *attributes, int64_t exit_status)
+{
+    (void)exit_status;
+    check_state *c = state_of(user_data);
+    if (c->program_region == UINT64_MAX) {
+        check_at at = here(c, position, time);
+        const check_open *open = c->regions.items;
+        if (c->regions.count > 0 && open[c->regions.count - 1].ref == UINT64_MAX)
+            c->regions.count--; /* its begin, without a region, was reported */
+        else
+            weft__check_problem(c, &at, "program end without a program begin");
+        return OTF2_CALLBACK_SUCCESS;
+    }
+    return on_leave(location, time, position, user_data, attributes, c->program_region);
+}
+
 /* ---- threads ------------------------------------------------------------------ */
+
+/* Scalasca's analyzer needs a region around every fork and join: it finds
+ * the call path of a join by walking back to the enclosing enter, and
+ * crashes where there is none. */
+static void check_enclosed(check_state *c, const check_at *at, const char *what)
+{
+    if (c->regions.count == 0)
+        weft__check_problem(c, at,
+                            "%s that no region encloses (Scalasca's analyzer crashes on it; "
+                            "a program begin event would enclose it)",
+                            what);
+}
 
 static OTF2_CallbackCode on_fork(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
                                  void *user_data, OTF2_AttributeList *attributes,
@@ -102,7 +156,8 @@ static OTF2_CallbackCode on_fork(OTF2_LocationRef location, OTF2_TimeStamp time,
 {
     (void)location, (void)attributes, (void)model, (void)threads;
     check_state *c = state_of(user_data);
-    here(c, position, time);
+    check_at at = here(c, position, time);
+    check_enclosed(c, &at, "thread fork");
     c->forks++;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -114,6 +169,7 @@ static OTF2_CallbackCode on_join(OTF2_LocationRef location, OTF2_TimeStamp time,
     (void)location, (void)attributes, (void)model;
     check_state *c = state_of(user_data);
     check_at at = here(c, position, time);
+    check_enclosed(c, &at, "thread join");
     if (c->forks == 0)
         weft__check_problem(c, &at, "thread join without a fork");
     else
@@ -389,6 +445,8 @@ weft_status weft__check_set_callbacks(check_state *c, OTF2_EvtReaderCallbacks *c
     OTF2_ErrorCode codes[] = {
         OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter),
         OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave),
+        OTF2_EvtReaderCallbacks_SetProgramBeginCallback(cb, on_program_begin),
+        OTF2_EvtReaderCallbacks_SetProgramEndCallback(cb, on_program_end),
         OTF2_EvtReaderCallbacks_SetThreadForkCallback(cb, on_fork),
         OTF2_EvtReaderCallbacks_SetThreadJoinCallback(cb, on_join),
         OTF2_EvtReaderCallbacks_SetThreadTeamBeginCallback(cb, on_team_begin),
@@ -425,6 +483,7 @@ static weft_status begin_location(read_state *st)
 {
     check_state *c = state_of(st);
     c->regions.count = c->teams.count = c->requests.count = 0;
+    c->program_region = UINT64_MAX;
     c->forks = 0;
     c->collective_open = false;
     c->have_time = false;

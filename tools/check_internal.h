@@ -70,6 +70,7 @@ typedef struct check_state {
     check_vec teams;    /* check_open: team begun, not ended */
     check_vec requests; /* check_open: ref = receive request id, time = when posted */
     uint64_t forks;     /* forks not joined */
+    uint64_t program_region; /* ref entered by ProgramBegin; UINT64_MAX: none matched */
     bool collective_open;
     check_open collective_begin;
     bool have_time;

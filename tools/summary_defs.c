@@ -62,14 +62,17 @@ static OTF2_CallbackCode on_region(void *user_data, OTF2_RegionRef self, OTF2_St
                                    OTF2_RegionFlag flags, OTF2_StringRef source_file,
                                    uint32_t begin_line, uint32_t end_line)
 {
-    (void)canonical_name;
     (void)description;
     (void)flags;
     (void)begin_line;
     (void)end_line;
     read_state *st = user_data;
-    region_def def = {
-        .ref = self, .name_ref = name, .file_ref = source_file, .paradigm = paradigm, .role = role};
+    region_def def = {.ref = self,
+                      .name_ref = name,
+                      .canonical_ref = canonical_name,
+                      .file_ref = source_file,
+                      .paradigm = paradigm,
+                      .role = role};
     region_def *grown =
         room_for_one(st->regions, &st->region_capacity, st->region_count, sizeof(*grown));
     if (!grown)
@@ -215,6 +218,47 @@ const char *weft__summary_string(const read_state *st, uint64_t ref)
 size_t weft__summary_find_region(const read_state *st, uint64_t ref)
 {
     return find(st->regions, st->region_count, sizeof(*st->regions), ref);
+}
+
+/* Whether TEXT is NAME's strings ARGS joined by spaces (the canonical
+ * name of a program region). */
+static bool is_command_line(const read_state *st, const char *text, const char *name,
+                            uint32_t argc, const OTF2_StringRef *args)
+{
+    size_t len = strlen(name);
+    if (strncmp(text, name, len) != 0)
+        return false;
+    text += len;
+    for (uint32_t i = 0; i < argc; i++) {
+        const char *arg = weft__summary_string(st, args[i]);
+        if (!arg || *text != ' ')
+            return false;
+        len = strlen(arg);
+        if (strncmp(text + 1, arg, len) != 0)
+            return false;
+        text += 1 + len;
+    }
+    return *text == '\0';
+}
+
+size_t weft__summary_find_program_region(const read_state *st, uint64_t name, uint32_t argc,
+                                         const OTF2_StringRef *args)
+{
+    const char *path = weft__summary_string(st, name);
+    if (!path)
+        return NOT_FOUND;
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    for (size_t i = 0; i < st->region_count; i++) {
+        const region_def *r = &st->regions[i];
+        const char *display = weft__summary_string(st, r->name_ref);
+        const char *canonical = weft__summary_string(st, r->canonical_ref);
+        if (r->role == OTF2_REGION_ROLE_ARTIFICIAL &&
+            r->paradigm == OTF2_PARADIGM_MEASUREMENT_SYSTEM && display && canonical &&
+            strcmp(display, base) == 0 && is_command_line(st, canonical, path, argc, args))
+            return i;
+    }
+    return NOT_FOUND;
 }
 
 size_t weft__summary_find_comm(const read_state *st, uint64_t ref)

@@ -41,6 +41,41 @@ static OTF2_CallbackCode on_leave(OTF2_LocationRef location, OTF2_TimeStamp time
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* ProgramBegin and ProgramEnd enter and leave the program region. */
+static OTF2_CallbackCode on_program_begin(OTF2_LocationRef location, OTF2_TimeStamp time,
+                                          uint64_t position, void *user_data,
+                                          OTF2_AttributeList *attributes, OTF2_StringRef name,
+                                          uint32_t argc, const OTF2_StringRef *args)
+{
+    (void)location;
+    (void)position;
+    (void)attributes;
+    read_state *st = user_data;
+    st->program_region = weft__summary_find_program_region(st, name, argc, args);
+    if (st->program_region == NOT_FOUND) {
+        st->undefined_region_count++;
+        return OTF2_CALLBACK_SUCCESS;
+    }
+    weft_status status = weft__summary_enter(st->builder, st->program_region, time);
+    return status == WEFT_OK ? OTF2_CALLBACK_SUCCESS : weft__summary_interrupt(st, status);
+}
+
+static OTF2_CallbackCode on_program_end(OTF2_LocationRef location, OTF2_TimeStamp time,
+                                        uint64_t position, void *user_data,
+                                        OTF2_AttributeList *attributes, int64_t exit_status)
+{
+    (void)location;
+    (void)position;
+    (void)attributes;
+    (void)exit_status;
+    read_state *st = user_data;
+    if (st->program_region == NOT_FOUND)
+        st->undefined_region_count++;
+    else
+        weft__summary_leave(st->builder, st->program_region, time);
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 static OTF2_CallbackCode on_acquire_lock(OTF2_LocationRef location, OTF2_TimeStamp time,
                                          uint64_t position, void *user_data,
                                          OTF2_AttributeList *attributes, OTF2_Paradigm model,
@@ -184,6 +219,10 @@ static weft_status set_callbacks(read_state *st, OTF2_EvtReaderCallbacks *cb)
     if (code == OTF2_SUCCESS)
         code = OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave);
     if (code == OTF2_SUCCESS)
+        code = OTF2_EvtReaderCallbacks_SetProgramBeginCallback(cb, on_program_begin);
+    if (code == OTF2_SUCCESS)
+        code = OTF2_EvtReaderCallbacks_SetProgramEndCallback(cb, on_program_end);
+    if (code == OTF2_SUCCESS)
         code = OTF2_EvtReaderCallbacks_SetThreadAcquireLockCallback(cb, on_acquire_lock);
     if (code == OTF2_SUCCESS)
         code = OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_send);
@@ -206,6 +245,7 @@ static weft_status set_callbacks(read_state *st, OTF2_EvtReaderCallbacks *cb)
 
 static weft_status begin_location(read_state *st)
 {
+    st->program_region = NOT_FOUND;
     weft__summary_location_begin(st->builder);
     return WEFT_OK;
 }

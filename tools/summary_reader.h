@@ -22,6 +22,7 @@ typedef struct string_def {
 typedef struct region_def {
     uint64_t ref;
     uint64_t name_ref;
+    uint64_t canonical_ref;
     uint64_t file_ref;
     uint8_t paradigm; /* OTF2_Paradigm */
     uint8_t role;     /* OTF2_RegionRole */
@@ -88,6 +89,7 @@ typedef struct read_state {
     weft_summary_table *collectives; /* comm ref << 32 | op: calls, sent, received */
     weft_summary_omp *location_omp;  /* per location, indexed like locations */
     size_t current;                  /* index of the location being read */
+    size_t program_region;           /* the region its ProgramBegin entered, or NOT_FOUND */
     uint32_t current_rank;
     uint64_t event_count;
     uint64_t undefined_region_count;
@@ -128,6 +130,13 @@ weft_status weft__summary_read_defs(read_state *st, OTF2_Reader *reader);
 /* Lookups by ref: an entry or NULL / an index or NOT_FOUND. */
 const char *weft__summary_string(const read_state *st, uint64_t ref);
 size_t weft__summary_find_region(const read_state *st, uint64_t ref);
+/* The program region a ProgramBegin of the program NAME (a string ref) with
+ * ARGC arguments ARGS enters: the ARTIFICIAL, MEASUREMENT_SYSTEM region named
+ * after NAME without its directories, whose canonical name is NAME and the
+ * arguments joined by spaces (weft/program.h; Scalasca's reader finds it the
+ * same way). An index, or NOT_FOUND. */
+size_t weft__summary_find_program_region(const read_state *st, uint64_t name, uint32_t argc,
+                                         const OTF2_StringRef *args);
 size_t weft__summary_find_comm(const read_state *st, uint64_t ref);
 size_t weft__summary_find_group(const read_state *st, uint64_t ref); /* a location group */
 

@@ -134,7 +134,7 @@ static void test_bad_environment_values(void **state)
     assert_non_null(strstr(run.stderr_text, "WEFT_VERBOSE='maybe'"));
     trace_model *t = load(trace_dir);
     check_sound(t);
-    assert_int_equal(trace_total_events(t), 4 * 2000 + 20);
+    assert_int_equal(trace_total_events(t), 4 * 2000 + 20 + 2); /* + program begin, end */
     trace_free(t);
 }
 
@@ -169,7 +169,7 @@ static void test_existing_directory_is_not_reused(void **state)
     snprintf(second, sizeof(second), "%s.1", trace_dir);
     trace_model *t = load(second);
     check_sound(t);
-    assert_int_equal(trace_total_events(t), 200);
+    assert_int_equal(trace_total_events(t), 200 + 2);
     trace_free(t);
 }
 
@@ -221,7 +221,8 @@ static void test_forked_child_stays_out(void **state)
     trace_model *t = load(trace_dir);
     check_sound(t);
     assert_int_equal(t->location_count, 1);
-    assert_int_equal(trace_total_events(t), 20); /* 5 + 5 pairs, none of the child's 7 */
+    /* 5 + 5 pairs and the program's begin and end, none of the child's 7 */
+    assert_int_equal(trace_total_events(t), 22);
     trace_free(t);
 }
 
@@ -304,7 +305,7 @@ static void test_filter_by_name_and_file(void **state)
     assert_int_equal(enters_of(t, "alpha"), 3);
     assert_int_equal(enters_of(t, "beta"), 0);
     assert_int_equal(enters_of(t, "gamma"), 0);
-    assert_int_equal(trace_total_events(t), 6);
+    assert_int_equal(trace_total_events(t), 6 + 2);
     trace_free(t);
 }
 
@@ -356,6 +357,51 @@ static void test_cxx_user_api(void **state)
     trace_free(t);
 }
 
+/* ---- the program region: ProgramBegin first and ProgramEnd last on the master thread -- */
+
+static void test_program_begin_and_end(void **state)
+{
+    (void)state;
+    program_run run = run_lifecycle("early-exit", NULL); /* 4 threads record before main */
+    assert_int_equal(run.exit_code, 0);
+    trace_model *t = load_trace(trace_dir, true);
+    check_sound(t);
+    const trace_region *program = trace_program_region(t);
+    assert_non_null(program);
+    const char *base = strrchr(LIFECYCLE_PROGRAM, '/') + 1;
+    char canonical[4400];
+    snprintf(canonical, sizeof(canonical), "%s early-exit", LIFECYCLE_PROGRAM);
+    assert_string_equal(program->name, base);
+    assert_string_equal(program->canonical_name, canonical);
+    assert_int_equal(program->role, OTF2_REGION_ROLE_ARTIFICIAL);
+    assert_int_equal(program->paradigm, OTF2_PARADIGM_MEASUREMENT_SYSTEM);
+
+    const trace_location_stats *master = trace_location_by_id(t, 0);
+    assert_non_null(master);
+    const trace_event *first = &master->events[0];
+    const trace_event *last = &master->events[master->event_list_len - 1];
+    assert_int_equal(first->kind, TRACE_EVENT_PROGRAM_BEGIN);
+    assert_string_equal(trace_string_text(t, first->program_name), LIFECYCLE_PROGRAM);
+    assert_int_equal(first->program_argument_count, 1);
+    assert_int_equal(first->program_region, program->id);
+    assert_int_equal(last->kind, TRACE_EVENT_PROGRAM_END);
+    assert_int_equal(last->exit_status, OTF2_UNDEFINED_INT64);
+    assert_int_equal(master->kind_counts[TRACE_EVENT_PROGRAM_BEGIN], 1);
+    assert_int_equal(master->kind_counts[TRACE_EVENT_PROGRAM_END], 1);
+    assert_int_equal(master->event_count, 20 + 2);
+    /* The program began when recording did: before the worker threads' first events. */
+    for (size_t i = 0; i < t->location_count; i++) {
+        const trace_location_stats *loc = &t->locations[i];
+        if (loc->id == 0)
+            continue;
+        assert_int_equal(loc->kind_counts[TRACE_EVENT_PROGRAM_BEGIN], 0);
+        assert_int_equal(loc->kind_counts[TRACE_EVENT_PROGRAM_END], 0);
+        assert_true(first->time <= loc->first_time);
+        assert_true(last->time >= loc->last_time);
+    }
+    trace_free(t);
+}
+
 #define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(int argc, char **argv)
@@ -377,6 +423,7 @@ int main(int argc, char **argv)
         TEST(test_regions_left_open_are_closed),
         TEST(test_filter_by_name_and_file),
         TEST(test_malformed_filter_file),
+        TEST(test_program_begin_and_end),
     };
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);

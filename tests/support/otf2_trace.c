@@ -219,7 +219,7 @@ int trace_load(const char *anchor_path, const trace_options *opt, trace_model **
     ld.model = calloc(1, sizeof *ld.model);
     if (ld.model == NULL)
         trace__fail(&ld, "out of memory");
-    else if (read_archive(&ld, anchor_path) == 0)
+    else if ((ld.model->program_region = UINT32_MAX, read_archive(&ld, anchor_path)) == 0)
         *out = ld.model;
 
     if (*out != NULL)
@@ -340,4 +340,18 @@ uint64_t trace_total_events(const trace_model *t)
     for (size_t i = 0; t != NULL && i < t->location_count; i++)
         total += t->locations[i].event_count;
     return total;
+}
+
+const char *trace_string_text(const trace_model *t, uint32_t id)
+{
+    for (size_t i = 0; t != NULL && i < t->string_count; i++) {
+        if (t->strings[i].id == id)
+            return t->strings[i].text;
+    }
+    return NULL;
+}
+
+const trace_region *trace_program_region(const trace_model *t)
+{
+    return t != NULL ? trace_region_by_id(t, t->program_region) : NULL;
 }

@@ -53,6 +53,8 @@ extern "C" {
     X(TRACE_EVENT_MEASUREMENT_ON_OFF,    "MEASUREMENT_ON_OFF")      \
     X(TRACE_EVENT_BUFFER_FLUSH,          "BUFFER_FLUSH")            \
     X(TRACE_EVENT_PARAMETER_INT,         "PARAMETER_INT")           \
+    X(TRACE_EVENT_PROGRAM_BEGIN,         "PROGRAM_BEGIN")           \
+    X(TRACE_EVENT_PROGRAM_END,           "PROGRAM_END")             \
     X(TRACE_EVENT_OTHER,                 "OTHER")
 /* clang-format on */
 
@@ -107,6 +109,13 @@ typedef struct trace_event {
             uint32_t parameter;
             int64_t parameter_value;
         };
+        struct {                           /* PROGRAM_BEGIN */
+            uint32_t program_name;         /* string id of the program's path */
+            uint32_t program_argument_count;
+            uint32_t program_region;       /* the region it enters (see nesting), or
+                                              UINT32_MAX when no region matches */
+        };
+        int64_t exit_status;                   /* PROGRAM_END */
         OTF2_MeasurementMode measurement_mode; /* MEASUREMENT_ON_OFF */
         uint64_t stop_time;                    /* BUFFER_FLUSH */
     };
@@ -228,8 +237,12 @@ typedef struct trace_location_stats {
     uint64_t *leave_counts;
     uint64_t undefined_region_events; /* ENTER/LEAVE with a region id >= region_slots */
     /* Nesting: one error per leave of a region that is not the innermost open one (the
-     * regions inside it are taken as closed) or with no region open, and one per region
-     * still open at the end. Time: one per event earlier than the event before it. Error
+     * regions inside it are taken as closed) or with no region open, one per region
+     * still open at the end, and one per thread fork or join with no region open (Scalasca's
+     * analyzer crashes on those). ProgramBegin enters, and ProgramEnd leaves, the program
+     * region: the ARTIFICIAL, MEASUREMENT_SYSTEM region named after the program's path
+     * without directories whose canonical name is the path and arguments joined by spaces
+     * (an error when there is none). Time: one per event earlier than the event before it. Error
      * texts name the location, the event's 1-based position and its time. */
     uint64_t nesting_errors;
     char first_nesting_error[TRACE_ERROR_TEXT_LEN]; /* "" while nesting_errors == 0 */
@@ -280,6 +293,7 @@ typedef struct trace_model {
     trace_location_stats *locations;
     size_t location_count;
 
+    uint32_t program_region; /* the first region a ProgramBegin entered, or UINT32_MAX */
     uint32_t region_slots;             /* max region id + 1; 0 without regions */
     const trace_region **region_by_id; /* region_slots entries, NULL for gaps */
 } trace_model;
@@ -323,6 +337,13 @@ uint64_t trace_leave_count(const trace_location_stats *loc, uint32_t region_id);
  * NULL and leaves *value untouched when there is no such property. */
 const char *trace_location_property(const trace_model *t, uint64_t location_id, const char *name,
                                     uint64_t *value);
+
+/* The text of the string with id `id`, or NULL. */
+const char *trace_string_text(const trace_model *t, uint32_t id);
+
+/* The program region (see trace_location_stats' nesting), or NULL: the one the first
+ * ProgramBegin read entered. */
+const trace_region *trace_program_region(const trace_model *t);
 
 /* Sum of event_count over all locations. */
 uint64_t trace_total_events(const trace_model *t);

@@ -25,6 +25,7 @@ typedef struct location_reader {
     size_t open_cap;
     size_t event_cap;
     uint64_t handled; /* records that reached a callback */
+    uint32_t program_region; /* entered by ProgramBegin */
 } location_reader;
 
 /* Writes "'name' (id)" or "region id (undefined)" for error texts. */
@@ -138,6 +139,11 @@ static OTF2_CallbackCode record(void *data, uint64_t position, const trace_event
     check_time(r, position, ev->time);
     r->handled++;
     loc->kind_counts[ev->kind]++;
+    if ((ev->kind == TRACE_EVENT_THREAD_FORK || ev->kind == TRACE_EVENT_THREAD_JOIN) &&
+        r->depth == 0)
+        nesting_error(r, position, ev->time,
+                      ev->kind == TRACE_EVENT_THREAD_FORK ? "thread fork with no region open"
+                                                          : "thread join with no region open");
     if (ev->kind == TRACE_EVENT_ENTER || ev->kind == TRACE_EVENT_LEAVE) {
         count_region(loc, ev);
         if (ev->kind == TRACE_EVENT_LEAVE)
@@ -480,6 +486,79 @@ static OTF2_CallbackCode on_buffer_flush(OTF2_LocationRef location, OTF2_TimeSta
     return record(data, position, &ev);
 }
 
+/* ---- The program: ProgramBegin enters the region that matches it the way Scalasca's
+ * reader finds it (its name is the path without directories, its canonical name the path
+ * and the arguments joined by spaces), ProgramEnd leaves it. ---- */
+
+static bool program_region_matches(const trace_model *t, const trace_region *region,
+                                   OTF2_StringRef name, uint32_t argc, const OTF2_StringRef *argv)
+{
+    const char *path = trace_string_text(t, name);
+    if (!path || !region->name || !region->canonical_name ||
+        region->role != OTF2_REGION_ROLE_ARTIFICIAL ||
+        region->paradigm != OTF2_PARADIGM_MEASUREMENT_SYSTEM)
+        return false;
+    const char *slash = strrchr(path, '/');
+    if (strcmp(region->name, slash ? slash + 1 : path) != 0)
+        return false;
+    const char *canonical = region->canonical_name;
+    size_t len = strlen(path);
+    if (strncmp(canonical, path, len) != 0)
+        return false;
+    canonical += len;
+    for (uint32_t i = 0; i < argc; i++) {
+        const char *arg = trace_string_text(t, argv[i]);
+        if (!arg || *canonical != ' ' || strncmp(canonical + 1, arg, strlen(arg)) != 0)
+            return false;
+        canonical += 1 + strlen(arg);
+    }
+    return *canonical == '\0';
+}
+
+static OTF2_CallbackCode on_program_begin(OTF2_LocationRef location, OTF2_TimeStamp time,
+                                          uint64_t position, void *data,
+                                          OTF2_AttributeList *attributes, OTF2_StringRef name,
+                                          uint32_t argc, const OTF2_StringRef *argv)
+{
+    (void)location;
+    (void)attributes;
+    location_reader *r = data;
+    const trace_model *t = r->ld->model;
+    trace_event ev = new_event(TRACE_EVENT_PROGRAM_BEGIN, time);
+    ev.program_name = name;
+    ev.program_argument_count = argc;
+    ev.program_region = UINT32_MAX;
+    for (size_t i = 0; i < t->region_count; i++) {
+        if (program_region_matches(t, &t->regions[i], name, argc, argv)) {
+            ev.program_region = t->regions[i].id;
+            break;
+        }
+    }
+    if (ev.program_region == UINT32_MAX)
+        nesting_error(r, position, time, "program begin without a matching program region");
+    r->program_region = ev.program_region;
+    if (r->ld->model->program_region == UINT32_MAX)
+        r->ld->model->program_region = ev.program_region;
+    OTF2_CallbackCode code = record(data, position, &ev);
+    if (code == OTF2_CALLBACK_SUCCESS)
+        code = enter_region(r, ev.program_region);
+    return code;
+}
+
+static OTF2_CallbackCode on_program_end(OTF2_LocationRef location, OTF2_TimeStamp time,
+                                        uint64_t position, void *data,
+                                        OTF2_AttributeList *attributes, int64_t exit_status)
+{
+    (void)location;
+    (void)attributes;
+    location_reader *r = data;
+    trace_event ev = new_event(TRACE_EVENT_PROGRAM_END, time);
+    ev.exit_status = exit_status;
+    OTF2_CallbackCode code = record(data, position, &ev);
+    leave_region(r, position, time, r->program_region);
+    return code;
+}
+
 /* ---- OTHER: records from a newer OTF2 ("Unknown") and known records weft may write
  * that have no kind of their own. Records with no callback at all are still counted as
  * OTHER, afterwards, from OTF2's count of events read. ---- */
@@ -492,28 +571,6 @@ static OTF2_CallbackCode on_unknown(OTF2_LocationRef location, OTF2_TimeStamp ti
     return record_other(data, position, time);
 }
 
-static OTF2_CallbackCode on_program_begin(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                          uint64_t position, void *data,
-                                          OTF2_AttributeList *attributes, OTF2_StringRef name,
-                                          uint32_t argc, const OTF2_StringRef *argv)
-{
-    (void)location;
-    (void)attributes;
-    (void)name;
-    (void)argc;
-    (void)argv;
-    return record_other(data, position, time);
-}
-
-static OTF2_CallbackCode on_program_end(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                        uint64_t position, void *data,
-                                        OTF2_AttributeList *attributes, int64_t exit_status)
-{
-    (void)location;
-    (void)attributes;
-    (void)exit_status;
-    return record_other(data, position, time);
-}
 
 /* ThreadCreate, ThreadBegin, ThreadWait and ThreadEnd share this signature. */
 static OTF2_CallbackCode on_thread_lifecycle(OTF2_LocationRef location, OTF2_TimeStamp time,
@@ -757,7 +814,7 @@ int trace__events_read_location(OTF2_Reader *reader, trace__loader *ld, trace_lo
         OTF2_EvtReaderCallbacks_Delete(cb);
         return no_event_file(ld, loc);
     }
-    location_reader r = {.ld = ld, .loc = loc};
+    location_reader r = {.ld = ld, .loc = loc, .program_region = UINT32_MAX};
     int result = read_events(reader, &r, evt_reader, cb);
     OTF2_ErrorCode rc = OTF2_Reader_CloseEvtReader(reader, evt_reader);
     if (result == 0)

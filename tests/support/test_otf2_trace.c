@@ -24,7 +24,8 @@
 
 /* ---- The trace the tests write. ---- */
 
-enum { REGION_MAIN = 0, REGION_COMPUTE = 3 }; /* the gap 1..2 exercises sparse region ids */
+/* The gap at 1 exercises sparse region ids. */
+enum { REGION_MAIN = 0, REGION_PROGRAM = 2, REGION_COMPUTE = 3 };
 enum { COMM_WORLD = 0, COMM_TEAM = 1 };
 /* Comm groups hold ranks (MPI) or thread numbers (OpenMP); the locations groups of the same
  * paradigm map those to location ids. */
@@ -82,11 +83,12 @@ static const char *const strings[STR_COUNT] = {
     [STR_CYCLES] = "cycles",
 };
 
-/* The events of thread 0, one of every kind. OTHER is written as ProgramBegin when first,
- * ProgramEnd when last, ParameterUnsignedInt otherwise (see write_table_event). */
+/* The events of thread 0, one of every kind. OTHER is written as ParameterUnsignedInt
+ * (see write_table_event). */
 /* clang-format off */
 static const trace_event thread0_events[] = {
-    {.kind = TRACE_EVENT_OTHER, .time = 1000},
+    {.kind = TRACE_EVENT_PROGRAM_BEGIN, .time = 1000, .program_name = STR_PROGRAM,
+     .program_region = REGION_PROGRAM},
     {.kind = TRACE_EVENT_ENTER, .time = 1010, .region = REGION_MAIN},
     {.kind = TRACE_EVENT_THREAD_FORK, .time = 1020, .paradigm = OTF2_PARADIGM_OPENMP,
      .team_size = 2},
@@ -133,7 +135,7 @@ static const trace_event thread0_events[] = {
     {.kind = TRACE_EVENT_ENTER, .time = 1270, .region = REGION_COMPUTE},
     {.kind = TRACE_EVENT_LEAVE, .time = 1280, .region = REGION_COMPUTE},
     {.kind = TRACE_EVENT_LEAVE, .time = 1290, .region = REGION_MAIN},
-    {.kind = TRACE_EVENT_OTHER, .time = 1300},
+    {.kind = TRACE_EVENT_PROGRAM_END, .time = 1300, .exit_status = 3},
 };
 /* clang-format on */
 enum { THREAD0_EVENT_COUNT = sizeof thread0_events / sizeof thread0_events[0] };
@@ -147,6 +149,7 @@ typedef struct fixture {
     char full[192];       /* anchor of the complete trace */
     char offsets[192];    /* anchor of the trace with local mappings and clock offsets */
     char unbalanced[192]; /* anchor of the trace with a nesting and a time error */
+    char unenclosed[192]; /* anchor of the trace with a fork and a join at its root */
 } fixture;
 
 /* ---- Writing. ---- */
@@ -183,14 +186,9 @@ static OTF2_Archive *open_archive(const char *dir)
     return archive;
 }
 
-static void write_other(OTF2_EvtWriter *w, uint64_t time, size_t index)
+static void write_other(OTF2_EvtWriter *w, uint64_t time)
 {
-    if (index == 0)
-        check(OTF2_EvtWriter_ProgramBegin(w, NULL, time, STR_PROGRAM, 0, NULL));
-    else if (index == THREAD0_EVENT_COUNT - 1)
-        check(OTF2_EvtWriter_ProgramEnd(w, NULL, time, 0));
-    else
-        check(OTF2_EvtWriter_ParameterUnsignedInt(w, NULL, time, 0, 99));
+    check(OTF2_EvtWriter_ParameterUnsignedInt(w, NULL, time, 0, 99));
 }
 
 static void write_thread_event(OTF2_EvtWriter *w, const trace_event *e)
@@ -274,7 +272,7 @@ static void write_mpi_event(OTF2_EvtWriter *w, const trace_event *e)
     }
 }
 
-static void write_table_event(OTF2_EvtWriter *w, const trace_event *e, size_t index)
+static void write_table_event(OTF2_EvtWriter *w, const trace_event *e)
 {
     OTF2_Type type = e->metric_type;
     OTF2_MetricValue value = {.unsigned_int = e->metric_values[0]};
@@ -298,7 +296,13 @@ static void write_table_event(OTF2_EvtWriter *w, const trace_event *e, size_t in
         check(OTF2_EvtWriter_ParameterInt(w, NULL, e->time, e->parameter, e->parameter_value));
         break;
     case TRACE_EVENT_OTHER:
-        write_other(w, e->time, index);
+        write_other(w, e->time);
+        break;
+    case TRACE_EVENT_PROGRAM_BEGIN:
+        check(OTF2_EvtWriter_ProgramBegin(w, NULL, e->time, e->program_name, 0, NULL));
+        break;
+    case TRACE_EVENT_PROGRAM_END:
+        check(OTF2_EvtWriter_ProgramEnd(w, NULL, e->time, e->exit_status));
         break;
     default:
         if (e->kind >= TRACE_EVENT_MPI_SEND)
@@ -324,7 +328,7 @@ static uint64_t write_location(OTF2_Archive *archive, uint64_t location,
 static void write_thread0(OTF2_EvtWriter *w)
 {
     for (size_t i = 0; i < THREAD0_EVENT_COUNT; i++)
-        write_table_event(w, &thread0_events[i], i);
+        write_table_event(w, &thread0_events[i]);
 }
 
 static void write_thread1(OTF2_EvtWriter *w)
@@ -362,6 +366,11 @@ static void write_regions(OTF2_GlobalDefWriter *g)
     check(OTF2_GlobalDefWriter_WriteRegion(
         g, REGION_COMPUTE, STR_COMPUTE, STR_COMPUTE, OTF2_UNDEFINED_STRING, OTF2_REGION_ROLE_LOOP,
         OTF2_PARADIGM_COMPILER, OTF2_REGION_FLAG_NONE, OTF2_UNDEFINED_STRING, 0, 0));
+    /* What ProgramBegin(STR_PROGRAM, no arguments) enters. */
+    check(OTF2_GlobalDefWriter_WriteRegion(g, REGION_PROGRAM, STR_PROGRAM, STR_PROGRAM,
+                                           OTF2_UNDEFINED_STRING, OTF2_REGION_ROLE_ARTIFICIAL,
+                                           OTF2_PARADIGM_MEASUREMENT_SYSTEM,
+                                           OTF2_REGION_FLAG_NONE, OTF2_UNDEFINED_STRING, 0, 0));
 }
 
 static void write_groups_and_comms(OTF2_GlobalDefWriter *g)
@@ -505,6 +514,37 @@ static void write_unbalanced_archive(const char *dir)
     patch_timestamp(path, 150);
 }
 
+/* A fork and a join that no region encloses, then a ProgramBegin that names a program
+ * without a program region (REGION_MAIN is a plain function). */
+static void write_unenclosed_events(OTF2_EvtWriter *w)
+{
+    check(OTF2_EvtWriter_ThreadFork(w, NULL, 100, OTF2_PARADIGM_OPENMP, 2));
+    check(OTF2_EvtWriter_ThreadJoin(w, NULL, 110, OTF2_PARADIGM_OPENMP));
+    check(OTF2_EvtWriter_ProgramBegin(w, NULL, 120, STR_MAIN, 0, NULL));
+    check(OTF2_EvtWriter_ProgramEnd(w, NULL, 130, 0));
+}
+
+static void write_unenclosed_archive(const char *dir)
+{
+    OTF2_Archive *archive = open_archive(dir);
+    uint64_t count = write_location(archive, thread0, write_unenclosed_events);
+    check(OTF2_Archive_CloseEvtFiles(archive));
+    OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(archive);
+    assert_non_null(g);
+    write_strings(g);
+    check(OTF2_GlobalDefWriter_WriteRegion(g, REGION_MAIN, STR_MAIN, STR_MAIN, STR_MAIN,
+                                           OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
+                                           OTF2_REGION_FLAG_NONE, STR_MAIN_C, 10, 20));
+    check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, STR_NODE, STR_MACHINE,
+                                                   OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+    check(OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, STR_RANK, OTF2_LOCATION_GROUP_TYPE_PROCESS,
+                                                  0, OTF2_UNDEFINED_LOCATION_GROUP));
+    check(OTF2_GlobalDefWriter_WriteLocation(g, thread0, STR_THREAD0, OTF2_LOCATION_TYPE_CPU_THREAD,
+                                             count, 0));
+    check(OTF2_Archive_CloseGlobalDefWriter(archive, g));
+    check(OTF2_Archive_Close(archive));
+}
+
 /* Events in local ids and local times: the local definitions map region 9 to
  * REGION_COMPUTE and comm 5 to COMM_WORLD, and shift the clock by 100 ticks at t=1000 and
  * by 300 at t=3000, so the reader sees 1100, 2200 and 3300. */
@@ -591,6 +631,9 @@ static int group_setup(void **state)
     snprintf(path, sizeof path, "%s/unbalanced", f->dir);
     write_unbalanced_archive(path);
     snprintf(f->unbalanced, sizeof f->unbalanced, "%s/traces.otf2", path);
+    snprintf(path, sizeof path, "%s/unenclosed", f->dir);
+    write_unenclosed_archive(path);
+    snprintf(f->unenclosed, sizeof f->unenclosed, "%s/traces.otf2", path);
     snprintf(path, sizeof path, "%s/offsets", f->dir);
     write_offset_archive(path);
     snprintf(f->offsets, sizeof f->offsets, "%s/traces.otf2", path);
@@ -643,7 +686,7 @@ static void test_regions(void **state)
 {
     const fixture *f = *state;
     trace_model *t = load(f->full, false);
-    assert_int_equal(t->region_count, 2);
+    assert_int_equal(t->region_count, 3);
     assert_int_equal(t->region_slots, REGION_COMPUTE + 1);
 
     const trace_region *main_region = trace_region_by_name(t, "main");
@@ -743,7 +786,6 @@ static void assert_thread0_stats(const trace_location_stats *loc)
         [TRACE_EVENT_ENTER] = 3,
         [TRACE_EVENT_LEAVE] = 3,
         [TRACE_EVENT_MEASUREMENT_ON_OFF] = 2,
-        [TRACE_EVENT_OTHER] = 3,
     };
     for (int k = 0; k < TRACE_EVENT_KIND_COUNT; k++) {
         uint64_t expected = kinds[k] != 0 ? kinds[k] : 1;
@@ -764,7 +806,7 @@ static void assert_thread0_stats(const trace_location_stats *loc)
     assert_string_equal(loc->first_nesting_error, "");
     assert_int_equal(loc->time_decreases, 0);
     assert_string_equal(loc->first_time_error, "");
-    assert_int_equal(loc->max_depth, 2);
+    assert_int_equal(loc->max_depth, 3);
     assert_int_equal(loc->first_time, 1000);
     assert_int_equal(loc->last_time, 1300);
 }
@@ -857,6 +899,14 @@ static void assert_event_equal(const trace_event *want, const trace_event *got, 
         break;
     case TRACE_EVENT_BUFFER_FLUSH:
         assert_int_equal(got->stop_time, want->stop_time);
+        break;
+    case TRACE_EVENT_PROGRAM_BEGIN:
+        assert_int_equal(got->program_name, want->program_name);
+        assert_int_equal(got->program_argument_count, want->program_argument_count);
+        assert_int_equal(got->program_region, want->program_region);
+        break;
+    case TRACE_EVENT_PROGRAM_END:
+        assert_int_equal(got->exit_status, want->exit_status);
         break;
     case TRACE_EVENT_PARAMETER_INT:
         assert_int_equal(got->parameter, want->parameter);
@@ -995,6 +1045,28 @@ static void test_unbalanced(void **state)
     trace_free(t);
 }
 
+static void test_unenclosed_fork_and_program(void **state)
+{
+    const fixture *f = *state;
+    trace_model *t = load(f->unenclosed, true);
+    const trace_location_stats *loc = trace_location_by_id(t, thread0);
+    assert_non_null(loc);
+    assert_int_equal(loc->event_count, 4);
+    assert_int_equal(loc->nesting_errors, 3); /* fork, join, program without region */
+    assert_non_null(strstr(loc->first_nesting_error, "thread fork with no region open"));
+    assert_int_equal(loc->events[2].kind, TRACE_EVENT_PROGRAM_BEGIN);
+    assert_int_equal(loc->events[2].program_region, UINT32_MAX);
+    assert_null(trace_program_region(t));
+    trace_free(t);
+
+    t = load(f->full, false);
+    const trace_region *program = trace_program_region(t);
+    assert_non_null(program);
+    assert_int_equal(program->id, REGION_PROGRAM);
+    assert_string_equal(trace_string_text(t, STR_PROGRAM), "a.out");
+    trace_free(t);
+}
+
 static void assert_load_fails(const char *anchor)
 {
     char err[512] = "untouched";
@@ -1120,6 +1192,7 @@ int main(void)
         cmocka_unit_test(test_modes_agree),
         cmocka_unit_test(test_local_mappings_and_clock_offsets),
         cmocka_unit_test(test_unbalanced),
+        cmocka_unit_test(test_unenclosed_fork_and_program),
         cmocka_unit_test(test_missing_file),
         cmocka_unit_test(test_garbage_file),
         cmocka_unit_test(test_truncated_events),

@@ -40,7 +40,10 @@ static const char *const variants[] = {"good",
                                        "undefined_region",
                                        "undefined_comm",
                                        "undefined_string",
-                                       "peer_outside_comm"};
+                                       "peer_outside_comm",
+                                       "with_program",
+                                       "fork_outside_region",
+                                       "program_without_region"};
 
 static bool is(const char *name)
 {
@@ -85,6 +88,10 @@ enum {
     STR_THREAD1,
     STR_WORLD,
     STR_TEAM,
+    STR_PROGRAM_PATH,
+    STR_PROGRAM_NAME,
+    STR_PROGRAM_ARG,
+    STR_PROGRAM_LINE,
     STR_COUNT
 };
 static const char *const strings[STR_COUNT] = {"",
@@ -100,8 +107,12 @@ static const char *const strings[STR_COUNT] = {"",
                                                "Master thread",
                                                "OpenMP thread 1",
                                                "MPI_COMM_WORLD",
-                                               "Thread team"};
-enum { R_MAIN, R_FOO, R_SEND, R_RECV, R_ALLREDUCE };
+                                               "Thread team",
+                                               "/opt/bin/a.out",
+                                               "a.out",
+                                               "-x",
+                                               "/opt/bin/a.out -x"};
+enum { R_MAIN, R_FOO, R_SEND, R_RECV, R_ALLREDUCE, R_PROGRAM };
 enum { COMM_WORLD, COMM_TEAM };
 enum { LOCK = 0 };
 
@@ -114,7 +125,9 @@ static uint64_t events[3];
 static void rank0_master(OTF2_EvtWriter *w)
 {
     uint32_t comm = is("undefined_comm") ? 7 : COMM_WORLD;
-    OTF2_EvtWriter_Enter(w, NULL, BASE + 10, R_MAIN);
+    bool in_main = !is("fork_outside_region");
+    if (in_main)
+        OTF2_EvtWriter_Enter(w, NULL, BASE + 10, R_MAIN);
     OTF2_EvtWriter_ThreadFork(w, NULL, BASE + 20, OTF2_PARADIGM_OPENMP, 2);
     OTF2_EvtWriter_ThreadTeamBegin(w, NULL, BASE + 30, COMM_TEAM);
     OTF2_EvtWriter_Enter(w, NULL, BASE + 40, R_FOO);
@@ -133,7 +146,8 @@ static void rank0_master(OTF2_EvtWriter *w)
     OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, BASE + 210, OTF2_COLLECTIVE_OP_ALLREDUCE, COMM_WORLD,
                                     OTF2_UNDEFINED_UINT32, 4, 8);
     OTF2_EvtWriter_Leave(w, NULL, BASE + 211, R_ALLREDUCE);
-    OTF2_EvtWriter_Leave(w, NULL, BASE + 300, R_MAIN);
+    if (in_main)
+        OTF2_EvtWriter_Leave(w, NULL, BASE + 300, R_MAIN);
 }
 
 static void rank0_thread1(OTF2_EvtWriter *w)
@@ -156,6 +170,12 @@ static void rank0_thread1(OTF2_EvtWriter *w)
 
 static void rank1_master(OTF2_EvtWriter *w)
 {
+    /* The program region is a/out's (R_PROGRAM); "main" is no program region. */
+    bool program = is("with_program") || is("program_without_region");
+    const OTF2_StringRef args[] = {STR_PROGRAM_ARG};
+    if (program)
+        OTF2_EvtWriter_ProgramBegin(w, NULL, BASE + 1,
+                                    is("with_program") ? STR_PROGRAM_PATH : STR_MAIN, 1, args);
     if (is("leave_without_enter"))
         OTF2_EvtWriter_Leave(w, NULL, BASE + 5, R_FOO);
     OTF2_EvtWriter_Enter(w, NULL, BASE + 10, R_MAIN);
@@ -182,6 +202,8 @@ static void rank1_master(OTF2_EvtWriter *w)
     }
     if (!is("open_at_end"))
         OTF2_EvtWriter_Leave(w, NULL, BASE + 300, R_MAIN);
+    if (program)
+        OTF2_EvtWriter_ProgramEnd(w, NULL, BASE + 301, 0);
 }
 
 /* Rank 1's clock offsets: none, or ones that move its receive before the
@@ -213,10 +235,13 @@ static void write_definitions(OTF2_Archive *archive)
                    {STR_FOO, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER},
                    {STR_SEND, OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI},
                    {STR_RECV, OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI},
-                   {STR_ALLREDUCE, OTF2_REGION_ROLE_COLL_ALL2ALL, OTF2_PARADIGM_MPI}};
-    for (uint32_t r = 0; r < 5; r++) {
+                   {STR_ALLREDUCE, OTF2_REGION_ROLE_COLL_ALL2ALL, OTF2_PARADIGM_MPI},
+                   {STR_PROGRAM_NAME, OTF2_REGION_ROLE_ARTIFICIAL,
+                    OTF2_PARADIGM_MEASUREMENT_SYSTEM}};
+    for (uint32_t r = 0; r < sizeof(regions) / sizeof(regions[0]); r++) {
         uint32_t name = r == R_FOO && is("undefined_string") ? 99 : regions[r].name;
-        check(OTF2_GlobalDefWriter_WriteRegion(g, r, name, name, STR_EMPTY, regions[r].role,
+        uint32_t canonical = r == R_PROGRAM ? STR_PROGRAM_LINE : name;
+        check(OTF2_GlobalDefWriter_WriteRegion(g, r, name, canonical, STR_EMPTY, regions[r].role,
                                                regions[r].paradigm, OTF2_REGION_FLAG_NONE,
                                                OTF2_UNDEFINED_STRING, 0, 0),
               "region");

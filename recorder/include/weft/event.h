@@ -22,7 +22,8 @@ extern "C" {
     X(MPI_SEND, 1) X(MPI_RECV, 1) X(MPI_ISEND, 2) X(MPI_ISEND_COMPLETE, 1)                \
     X(MPI_IRECV_REQUEST, 1) X(MPI_IRECV, 2) X(MPI_REQUEST_TEST, 1)                         \
     X(MPI_REQUEST_CANCELLED, 1) X(MPI_COLLECTIVE_BEGIN, 0) X(MPI_COLLECTIVE_END, 2)        \
-    X(METRIC, 0) X(MEASUREMENT_ON_OFF, 0) X(BUFFER_FLUSH, 1) X(PARAMETER, 1)
+    X(METRIC, 0) X(MEASUREMENT_ON_OFF, 0) X(BUFFER_FLUSH, 1) X(PARAMETER, 1)              \
+    X(PROGRAM_BEGIN, 0) X(PROGRAM_END, 1)
 /* clang-format on */
 
 #define WEFT_EVENT_ENUM(kind, payload) WEFT_EVENT_##kind,
@@ -46,7 +47,12 @@ enum { WEFT_EVENT_NONE = 0, WEFT_EVENT_LIST(WEFT_EVENT_ENUM) WEFT_EVENT_KIND_COU
  *   METRIC                   ref = metric class, value_count, values
  *   MEASUREMENT_ON_OFF       small = 1 for on, 0 for off
  *   BUFFER_FLUSH             bytes = the time the flush ended
- *   PARAMETER                ref = parameter (WEFT_PARAMETER_*), bytes = the int64 value */
+ *   PARAMETER                ref = parameter (WEFT_PARAMETER_*), bytes = the int64 value
+ *   PROGRAM_BEGIN            ref = the program's path (a string), value_count = argument
+ *                            count, values = the arguments' strings (weft/program.h); it
+ *                            enters the program region, on a process's master thread only
+ *   PROGRAM_END              bytes = the exit status (as int64), or WEFT_EXIT_STATUS_UNKNOWN;
+ *                            it leaves the program region */
 typedef struct weft_event {
     uint8_t kind;
     uint64_t time;
@@ -60,8 +66,13 @@ typedef struct weft_event {
     uint64_t request;
     uint32_t attribute_string; /* TASK_CREATE: dependences, WEFT_INVALID_ID for none */
     uint32_t value_count;
-    const uint64_t *values; /* metric values, pointing into the buffer */
+    const uint64_t *values; /* metric values, pointing into the buffer; or
+                               PROGRAM_BEGIN's argument strings */
 } weft_event;
+
+/* PROGRAM_END's exit status when the process ends in a way that does not
+ * tell it (an exit handler cannot learn it): OTF2's undefined int64. */
+#define WEFT_EXIT_STATUS_UNKNOWN ((uint64_t)INT64_MIN)
 
 #ifdef __cplusplus
 }

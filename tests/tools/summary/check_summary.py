@@ -225,10 +225,15 @@ def check_user(c, args):
             "groups, ranks, locations, threads")
     r = regions_by_name(s)
     visits = {"work": 1, "sleep_long": 3, "pair": 2, "sleep_short": 4, "recurse": 4}
+    program = os.path.basename(args.program)  # the region ProgramBegin enters
     c.equal({name: r[name]["visits"] for name in visits if name in r}, visits, "visits")
-    c.equal(sorted(r), sorted(visits), "regions")
-    if sorted(r) != sorted(visits):
+    c.equal(sorted(r), sorted(list(visits) + [program]), "regions")
+    if sorted(r) != sorted(list(visits) + [program]):
         return
+    c.equal((r[program]["visits"], r[program]["paradigm"]), (1, "measurement"),
+            "the program region's visits and paradigm")
+    c.between(r[program]["inclusive_s"], r["work"]["inclusive_s"], wall,
+              "inclusive time of the program region")
     low = {"sleep_long": 3 * USER_SLEEP_LONG, "sleep_short": 4 * USER_SLEEP_SHORT,
            "recurse": USER_SLEEP_INNER}
     low["pair"] = low["sleep_short"]
