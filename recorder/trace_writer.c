@@ -13,13 +13,17 @@
 #include "otf2_events.h"
 #include "weft/alloc.h"
 #include "weft/log.h"
+#include "weft/program.h"
 
 struct weft_trace_writer {
     weft_registry *reg;
     char *dir;
     OTF2_EvtWriter **writers; /* by location id, opened on first use */
     uint64_t *events;         /* written, by location id */
+    uint64_t *last_time;      /* of the last event written, by location id */
     uint32_t capacity;
+    weft_program program;
+    bool has_program;
 };
 
 weft_status weft_trace_writer_open(const char *dir, weft_trace_writer **out)
@@ -73,11 +77,15 @@ static bool room_for(weft_trace_writer *w, uint32_t id)
     if (writers)
         w->writers = writers;
     uint64_t *events = writers ? weft_realloc(w->events, capacity * sizeof(*events)) : NULL;
-    if (!events)
+    if (events)
+        w->events = events;
+    uint64_t *last = events ? weft_realloc(w->last_time, capacity * sizeof(*last)) : NULL;
+    if (!last)
         return false;
-    w->events = events;
+    w->last_time = last;
     memset(w->writers + w->capacity, 0, (capacity - w->capacity) * sizeof(*writers));
     memset(w->events + w->capacity, 0, (capacity - w->capacity) * sizeof(*events));
+    memset(w->last_time + w->capacity, 0, (capacity - w->capacity) * sizeof(*last));
     w->capacity = capacity;
     return true;
 }
@@ -93,13 +101,17 @@ static OTF2_EvtWriter *writer_of(weft_trace_writer *w, weft_location loc)
     return w->writers[loc.id];
 }
 
-weft_status weft_trace_writer_event(weft_trace_writer *w, weft_location loc, const weft_event *e)
+weft_status weft_trace_writer_program(weft_trace_writer *w, uint32_t argc, const char *const *argv)
 {
-    OTF2_EvtWriter *writer = writer_of(w, loc);
-    if (!writer) {
-        weft_log_error("no OTF2 event writer for location %u of '%s'", loc.id, w->dir);
-        return WEFT_ERR_OTF2;
-    }
+    weft_program_free(&w->program);
+    weft_status st = weft_program_define(w->reg, argc, argv, &w->program);
+    w->has_program = st == WEFT_OK;
+    return st;
+}
+
+static weft_status write_event(weft_trace_writer *w, OTF2_EvtWriter *writer, weft_location loc,
+                               const weft_event *e)
+{
     OTF2_ErrorCode code = weft__otf2_write_event(writer, e);
     if (code != OTF2_SUCCESS) {
         weft_log_error("writing an event into '%s' failed: %s (%s)", w->dir,
@@ -107,7 +119,46 @@ weft_status weft_trace_writer_event(weft_trace_writer *w, weft_location loc, con
         return WEFT_ERR_OTF2;
     }
     w->events[loc.id]++;
+    w->last_time[loc.id] = e->time;
     return WEFT_OK;
+}
+
+static bool is_master(weft_trace_writer *w, weft_location loc)
+{
+    weft_location_def def;
+    return w->has_program && weft_registry_location_get(w->reg, loc, &def) == WEFT_OK &&
+           def.thread_number == 0;
+}
+
+weft_status weft_trace_writer_event(weft_trace_writer *w, weft_location loc, const weft_event *e)
+{
+    OTF2_EvtWriter *writer = writer_of(w, loc);
+    if (!writer) {
+        weft_log_error("no OTF2 event writer for location %u of '%s'", loc.id, w->dir);
+        return WEFT_ERR_OTF2;
+    }
+    if (w->events[loc.id] == 0 && is_master(w, loc)) {
+        weft_event begin = {.kind = WEFT_EVENT_PROGRAM_BEGIN,
+                            .time = e->time,
+                            .ref = w->program.name.id,
+                            .value_count = w->program.argument_count,
+                            .values = w->program.arguments};
+        weft_status st = write_event(w, writer, loc, &begin);
+        if (st != WEFT_OK)
+            return st;
+    }
+    return write_event(w, writer, loc, e);
+}
+
+/* A master thread's events end with the program's end. */
+static void end_program(weft_trace_writer *w, OTF2_EvtWriter *writer, weft_location loc)
+{
+    if (loc.id >= w->capacity || w->events[loc.id] == 0 || !is_master(w, loc))
+        return;
+    weft_event end = {.kind = WEFT_EVENT_PROGRAM_END,
+                      .time = w->last_time[loc.id],
+                      .bytes = WEFT_EXIT_STATUS_UNKNOWN};
+    write_event(w, writer, loc, &end);
 }
 
 /* Closes the event writers; every location of the registry gets an event
@@ -117,8 +168,10 @@ static void close_writers(weft_trace_writer *w)
     uint32_t locations = weft_registry_location_count(w->reg);
     for (uint32_t id = 0; id < locations; id++) {
         OTF2_EvtWriter *writer = writer_of(w, (weft_location){id});
-        if (writer)
+        if (writer) {
+            end_program(w, writer, (weft_location){id});
             OTF2_Archive_CloseEvtWriter(weft__archive_get(), writer);
+        }
         weft_registry_location_set_events(w->reg, (weft_location){id},
                                           id < w->capacity ? w->events[id] : 0);
     }
@@ -127,8 +180,10 @@ static void close_writers(weft_trace_writer *w)
 static void free_writer(weft_trace_writer *w)
 {
     weft_registry_destroy(w->reg);
+    weft_program_free(&w->program);
     weft_free(w->writers);
     weft_free(w->events);
+    weft_free(w->last_time);
     weft_free(w->dir);
     weft_free(w);
 }

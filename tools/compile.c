@@ -195,7 +195,9 @@ static int compile_rest(weft_compile_ctx *ctx)
     if (!needed)
         return 0;
     weft_compile_argv argv = {0};
-    for (int i = 0; i < plan->argc; i++) {
+    weft__compile_argv_push(&argv, plan->argv[0]);
+    weft__compile_push_weft_include(&argv);
+    for (int i = 1; i < plan->argc; i++) {
         if (plan->roles[i] != WEFT_COMPILE_ARG_SOURCE)
             weft__compile_argv_push(&argv, plan->argv[i]);
     }

@@ -57,6 +57,18 @@ int weft__compile_run_step(const weft_compile_ctx *ctx, char *const *argv, int s
  * exit status. For exit.code the child spoke for itself: nothing is printed. */
 int weft__compile_exit_status(const char *program, weft_compile_exit exit, const char *hint);
 
+/* The directory that holds FILE (a path relative to it, "libweft.so" or
+ * "weft/user.h") for this weft: FROM_BINDIR relative to the directory of
+ * the running weft executable (an installed weft), else BUILD_DIR (the build
+ * tree it was built in). Returns a malloc'ed directory, or NULL (reported). */
+char *weft__compile_find_dir(const char *file, const char *from_bindir, const char *build_dir);
+
+/* Adds -I with weft's own headers (weft/user.h) from wherever this weft is
+ * installed, so that a program recording user regions builds through weft
+ * compile from any install prefix; when they cannot be found, one line says
+ * so and nothing is added. */
+void weft__compile_push_weft_include(weft_compile_argv *argv);
+
 /* Reports that the argument vector could not be built (out of memory);
  * returns 1. */
 int weft__compile_no_memory(void);

@@ -25,6 +25,9 @@
 #ifndef WEFT_INSTALL_LIBDIR_FROM_BINDIR
 #error "WEFT_INSTALL_LIBDIR_FROM_BINDIR (e.g. ../lib) must be defined by the build"
 #endif
+#if !defined(WEFT_BUILD_INCLUDEDIR) || !defined(WEFT_INSTALL_INCLUDEDIR_FROM_BINDIR)
+#error "WEFT_BUILD_INCLUDEDIR and WEFT_INSTALL_INCLUDEDIR_FROM_BINDIR must be defined by the build"
+#endif
 #ifndef WEFT_BUILD_MPI_LIBDIR
 #error "WEFT_BUILD_MPI_LIBDIR (libweft-mpi.so's build-tree directory, or \"\") must be defined"
 #endif
@@ -69,43 +72,51 @@ static bool nm_can_read(const char *path)
     return got == 8 && memcmp(magic, "!<arch>\n", 8) == 0;
 }
 
-/* Where libweft.so is: next to an installed weft (bin/../lib, or the
- * configured libdir relative to the bindir), else the build tree this weft
- * was built in. Returns a malloc'ed directory, or NULL (reported). */
-static char *find_libdir(void)
+char *weft__compile_find_dir(const char *file, const char *from_bindir, const char *build_dir)
 {
     char exe[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    const char *candidates[3] = {NULL, NULL, WEFT_BUILD_LIBDIR};
-    char *owned[2] = {NULL, NULL};
+    const char *candidates[2] = {NULL, build_dir};
+    char *installed = NULL;
     if (len > 0) {
         exe[len] = '\0';
         char *slash = strrchr(exe, '/');
         if (slash)
             *slash = '\0';
-        owned[0] = join(exe, WEFT_INSTALL_LIBDIR_FROM_BINDIR);
-        owned[1] = join(exe, "../lib");
-        candidates[0] = owned[0];
-        candidates[1] = owned[1];
+        installed = join(exe, from_bindir);
+        candidates[0] = installed;
     }
     char *found = NULL;
-    for (size_t i = 0; i < 3 && !found; i++) {
+    for (size_t i = 0; i < 2 && !found; i++) {
         if (!candidates[i])
             continue;
-        char *lib = join(candidates[i], "libweft.so");
-        if (lib && is_file(lib))
+        char *path = join(candidates[i], file);
+        if (path && is_file(path))
             found = strdup(candidates[i]);
-        free(lib);
+        free(path);
     }
     if (!found)
-        fprintf(stderr,
-                "weft compile: cannot find libweft.so in %s, %s or %s; reinstall weft or "
-                "rebuild it\n",
-                candidates[0] ? candidates[0] : "(the weft executable's ../lib)",
-                candidates[1] ? candidates[1] : "(its ../lib)", WEFT_BUILD_LIBDIR);
-    free(owned[0]);
-    free(owned[1]);
+        fprintf(stderr, "weft compile: cannot find %s in %s or %s; reinstall weft or rebuild it\n",
+                file, installed ? installed : "(the weft executable's directory)", build_dir);
+    free(installed);
     return found;
+}
+
+void weft__compile_push_weft_include(weft_compile_argv *argv)
+{
+    char *dir = weft__compile_find_dir("weft/user.h", WEFT_INSTALL_INCLUDEDIR_FROM_BINDIR,
+                                       WEFT_BUILD_INCLUDEDIR);
+    if (dir)
+        weft__compile_argv_push2(argv, "-I", dir);
+    free(dir);
+}
+
+/* Where libweft.so is: next to an installed weft (the configured libdir
+ * relative to the bindir), else the build tree this weft was built in.
+ * Returns a malloc'ed directory, or NULL (reported). */
+static char *find_libdir(void)
+{
+    return weft__compile_find_dir("libweft.so", WEFT_INSTALL_LIBDIR_FROM_BINDIR, WEFT_BUILD_LIBDIR);
 }
 
 /* Where libweft-mpi.so is, for an MPI link against libweft in LIBDIR: the
@@ -413,6 +424,7 @@ static void link_command(const weft_compile_ctx *ctx, const char *init_object, c
 {
     const weft_compile_plan *plan = ctx->plan;
     weft__compile_argv_push(argv, plan->argv[0]);
+    weft__compile_push_weft_include(argv); /* for sources compiled by this command */
     for (int i = 1; i < plan->argc; i++) {
         if (i == plan->mpi_library)
             push_weft_libraries(argv, init_object, libdir, mpi_libdir);

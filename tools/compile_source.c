@@ -134,11 +134,12 @@ static int run_opari2(weft_compile_ctx *ctx, const char *source, weft_compile_la
 }
 
 /* The words of `opari2-config --cflags` (the POMP2 header's directory), read
- * on first use. */
+ * on first use, and weft's own include directory. */
 static int load_cflags(weft_compile_ctx *ctx)
 {
     if (ctx->have_cflags)
         return 0;
+    weft__compile_push_weft_include(&ctx->opari2_cflags);
     if (ctx->opari1_prefix) {
         /* OPARI 1: its pomp_lib.h, and the current directory, where the
          * .opari.inc files are named from (their names as opari was given). */

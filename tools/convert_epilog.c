@@ -375,7 +375,7 @@ static int convert(elg_convert *c, const elg_options *o)
     }
     if (scanned < 0 || reopen(c, o->input))
         return reader_error(c, o->input);
-    if (weft_trace_writer_open(o->output, &c->out.writer) != WEFT_OK)
+    if (!weft__convert_output_open(&c->out, o->output, o->input))
         return 1;
     c->reg = weft_trace_writer_registry(c->out.writer);
     uint64_t closed = 0;

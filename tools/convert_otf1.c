@@ -475,7 +475,7 @@ int weft__convert_otf1(const char *input, const char *output, bool keep_partial,
     otf_proc *procs = c.procs.items;
     for (uint32_t i = 0; i < c.procs.count; i++)
         procs[i].lane.depth = 0; /* the first pass's stacks */
-    if (weft_trace_writer_open(output, &c.out.writer) != WEFT_OK)
+    if (!weft__convert_output_open(&c.out, output, input))
         goto out;
     c.reg = weft_trace_writer_registry(c.out.writer);
     c.second_pass = true;

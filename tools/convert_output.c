@@ -5,6 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool weft__convert_output_open(convert_output *out, const char *path, const char *input)
+{
+    if (weft_trace_writer_open(path, &out->writer) != WEFT_OK)
+        return false; /* reported */
+    const char *argv[] = {input};
+    if (weft_trace_writer_program(out->writer, 1, argv) != WEFT_OK) {
+        fprintf(stderr, "weft convert: out of memory defining the program of '%s'\n", path);
+        weft_trace_writer_discard(out->writer);
+        out->writer = NULL;
+        return false;
+    }
+    return true;
+}
+
 bool weft__convert_emit(convert_output *out, convert_lane *lane, weft_event *e)
 {
     if (e->time < lane->last_time) {

@@ -30,6 +30,12 @@ typedef struct convert_output {
     bool any_time;
 } convert_output;
 
+/* Opens the output trace in the new directory PATH; its program is named
+ * after the trace converted, INPUT (weft_trace_writer_program), so that
+ * every process's master thread gets the program region as its root.
+ * False after one line on stderr. */
+bool weft__convert_output_open(convert_output *out, const char *path, const char *input);
+
 /* Writes e on lane, never earlier than the lane's last event; false when
  * the OTF2 library refused it (it said why on stderr). */
 bool weft__convert_emit(convert_output *out, convert_lane *lane, weft_event *e);

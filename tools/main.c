@@ -25,7 +25,7 @@ typedef struct command {
 static const command commands[] = {
     {"check",   "check that a trace is sound; one line per problem", weft__cli_check},
     {"compile", "wrap a compiler: instrument OpenMP with OPARI2, link libweft", weft__cli_compile},
-    {"convert", "convert a legacy trace (EPILOG) into an OTF2 trace", weft__cli_convert},
+    {"convert", "convert a legacy trace (EPILOG, EPIK archive, OTF version 1) into OTF2", weft__cli_convert},
     {"info",    "show the version, what was built in, and every WEFT_* variable", weft__cli_info},
     {"run",     "trace an unmodified program: preload weft's libraries, then run it",
                 weft__cli_run},

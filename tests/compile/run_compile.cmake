@@ -357,7 +357,7 @@ elseif(SCENARIO STREQUAL "verbose")
                "\n${COMPILER} -iquote \\.\\./src -fopenmp [^\n]* -c [^\n]*/s1/hello\\.c -o "
                "\n[^\n]*nm -B [^\n]*/s1/hello\\.o \\| [^\n]*pomp2-parse-init-regions[^\n]* > "
                "\n${COMPILER} -x c -c [^\n]*/pomp2_init_regions\\.c -o "
-               "\n${COMPILER} -fopenmp [^\n]*/s1/hello\\.o -o hello [^\n]*/pomp2_init_regions\\.o "
+               "\n${COMPILER} -I[^ ]*/include -fopenmp [^\n]*/s1/hello\\.o -o hello [^\n]*/pomp2_init_regions\\.o "
                "-L[^\n]* -Wl,--push-state,--no-as-needed -lweft -Wl,--pop-state -Xlinker -rpath ")
         expect_match(err "${re}")
     endforeach()

@@ -2,10 +2,12 @@
  * write_otf1's SCENARIO (write_epilog.c says what each holds): every region
  * visit per location, forks with their team size, team begins and ends,
  * lock events with their acquisition orders, messages with sizes,
- * collectives, metrics. --from-otf1: OTF1 has no lock records and gives a
- * region its first line only.
+ * collectives, metrics, and the program region weft convert adds around
+ * every master thread's events. --from-otf1: OTF1 has no lock records and
+ * gives a region its first line only. --no-main: the input had no "main"
+ * region, the program region alone encloses the forks.
  *
- *   check_converted ANCHOR omp|mpi|hybrid [--metrics] [--from-otf1]
+ *   check_converted ANCHOR omp|mpi|hybrid [--metrics] [--from-otf1] [--no-main]
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -15,7 +17,8 @@
 
 static int failures;
 static const trace_model *t;
-static bool from_otf1; /* no lock records, no end lines */
+static bool from_otf1;    /* no lock records, no end lines */
+static bool without_main; /* the input had no main region */
 
 static void expect(const char *where, const char *what, unsigned long long got,
                    unsigned long long want)
@@ -103,6 +106,7 @@ int main(int argc, char **argv)
     for (int i = 3; i < argc; i++) {
         metrics |= strcmp(argv[i], "--metrics") == 0;
         from_otf1 |= strcmp(argv[i], "--from-otf1") == 0;
+        without_main |= strcmp(argv[i], "--no-main") == 0;
     }
     trace_options opt = {.keep_events = true};
     trace_model *model = NULL;
@@ -124,7 +128,18 @@ int main(int argc, char **argv)
                 failures++;
                 continue;
             }
-            expect(loc->name, "main", visits(loc, "main"), 1);
+            expect(loc->name, "main", visits(loc, "main"), without_main ? 0 : 1);
+            /* The program region encloses everything on a master thread. */
+            uint64_t programs = th == 0 ? 1 : 0;
+            expect(loc->name, "program begins", loc->kind_counts[TRACE_EVENT_PROGRAM_BEGIN],
+                   programs);
+            expect(loc->name, "program ends", loc->kind_counts[TRACE_EVENT_PROGRAM_END], programs);
+            if (th == 0 && loc->event_list_len > 0) {
+                expect(loc->name, "first event is the program begin", loc->events[0].kind,
+                       TRACE_EVENT_PROGRAM_BEGIN);
+                expect(loc->name, "last event is the program end",
+                       loc->events[loc->event_list_len - 1].kind, TRACE_EVENT_PROGRAM_END);
+            }
             if (omp)
                 check_openmp(loc, th);
             if (mpi && th == 0)
@@ -143,6 +158,8 @@ int main(int argc, char **argv)
         expect("MPI_Send", "source file is MPI",
                send->source_file && !strcmp(send->source_file, "MPI"), 1);
     }
+    const trace_region *program = trace_program_region(t);
+    expect("the trace", "a program region", program != NULL, 1);
     const trace_region *par = trace_region_by_name(t, "!$omp parallel @omp.c:10");
     if (par) {
         expect("parallel", "role", par->role, OTF2_REGION_ROLE_PARALLEL);

@@ -17,6 +17,8 @@ for option in "$@"; do [ "$option" = --archive ] && input=$work/epik_in; done
     cat "$work/stderr"; echo "weft convert failed"; exit 1; }
 [ ! -s "$work/stderr" ] || { cat "$work/stderr"; echo "weft convert said something"; exit 1; }
 "$weft" check "$work/trace"
-metrics=()
-for option in "$@"; do [ "$option" = --metrics ] && metrics=(--metrics); done
-"$checker" "$work/trace/traces.otf2" "$scenario" "${metrics[@]}"
+passed_on=()
+for option in "$@"; do
+    case $option in --metrics|--no-main) passed_on+=("$option") ;; esac
+done
+"$checker" "$work/trace/traces.otf2" "$scenario" "${passed_on[@]}"

@@ -9,7 +9,9 @@
  * on thread 1), mpi (two processes: three messages each way, MPI_Allreduce,
  * MPI_Barrier, MPI_Bcast from rank 0), hybrid (both on two processes of two
  * threads; the MPI calls on thread 0 outside the parallel regions).
- * --metrics adds one integer counter to every enter and exit.
+ * --metrics adds one integer counter to every enter and exit. --no-main
+ * leaves out the "main" region around everything, so that the master
+ * threads fork at the root of their call trees.
  * --parallel-regions=N repeats the parallel regions N times (default 2: the
  * tests' counts), for big traces (bench/run-convert). --archive
  * writes an EPIK archive directory OUT instead (epik.esd with MPI groups,
@@ -28,7 +30,7 @@
 #include <string.h>
 #include <zlib.h>
 
-static bool big_endian, with_metrics, archive;
+static bool big_endian, with_metrics, archive, without_main;
 
 /* Output buffers: the merged file, or the archive's files. */
 typedef struct buffer {
@@ -440,6 +442,8 @@ int main(int argc, char **argv)
             with_metrics = true;
         else if (strcmp(argv[i], "--archive") == 0)
             archive = true;
+        else if (strcmp(argv[i], "--no-main") == 0)
+            without_main = true;
         else if (strncmp(argv[i], "--parallel-regions=", 19) == 0)
             parallel_regions = atol(argv[i] + 19);
         else if (strncmp(argv[i], "--broken=", 9) == 0)
@@ -467,7 +471,7 @@ int main(int argc, char **argv)
         u4(0), d8(0.0), u4(1234);
         end(150);
     }
-    for (unsigned p = 0; p < processes; p++)
+    for (unsigned p = 0; p < processes && !without_main; p++)
         for (unsigned t = 0; t < threads; t++)
             enter(p * threads + t, R_MAIN);
     if (strcmp(broken, "short-record") == 0) {
@@ -483,7 +487,7 @@ int main(int argc, char **argv)
         openmp(p);
     if (with_mpi)
         mpi();
-    for (unsigned p = 0; p < processes; p++)
+    for (unsigned p = 0; p < processes && !without_main; p++)
         for (unsigned t = 0; t < threads; t++)
             exit_(p * threads + t, 102);
     if (strcmp(broken, "truncated") == 0)

@@ -30,6 +30,14 @@ WEFT_EXPORT weft_status weft_trace_writer_open(const char *dir, weft_trace_write
  * and their members, metrics. */
 WEFT_EXPORT weft_registry *weft_trace_writer_registry(weft_trace_writer *w);
 
+/* Names the program the trace is of, as started with argv[0..argc-1]
+ * (strings copied; weft/program.h): the master thread (thread 0) of every
+ * process then gets a ProgramBegin just before its first event and a
+ * ProgramEnd after its last, so that the program region roots its call
+ * tree as Scalasca's analyzer needs. Call before the first event. */
+WEFT_EXPORT weft_status weft_trace_writer_program(weft_trace_writer *w, uint32_t argc,
+                                                  const char *const *argv);
+
 /* Writes one event of the location LOC, which must be in the registry; a
  * location's events must come in time order (time in the trace's ticks).
  * Events of different locations may interleave. WEFT_ERR_OTF2 (reported)
