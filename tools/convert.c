@@ -11,7 +11,7 @@
 #include "cli.h"
 #include "convert_epilog.h"
 #include "convert_otf1.h"
-#include "summary_progress.h"
+#include "progress.h"
 
 static void print_help(void)
 {
@@ -59,7 +59,7 @@ static const char *detect(const char *path)
 
 int weft__cli_convert(int argc, char **argv)
 {
-    elg_options o = {.progress = WEFT_SUMMARY_PROGRESS_AUTO};
+    elg_options o = {.progress = WEFT_PROGRESS_AUTO};
     const char *from = NULL, *operands[2] = {NULL, NULL};
     int count = 0;
     for (int i = 1; i < argc; i++) {
@@ -75,8 +75,8 @@ int weft__cli_convert(int argc, char **argv)
         } else if (strcmp(argv[i], "--keep-partial") == 0) {
             o.keep_partial = true;
         } else if (weft__cli_option_value(argc, argv, &i, "--progress", false, &value)) {
-            weft_summary_progress_mode mode;
-            if (!weft__summary_parse_progress(value, &mode))
+            weft_progress_mode mode;
+            if (!weft__cli_parse_progress(value, &mode))
                 return weft__cli_usage_error("convert", "--progress takes auto, always or never");
             o.progress = (int)mode;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {

@@ -11,7 +11,7 @@
 
 #include "convert_common.h"
 #include "convert_epilog.h"
-#include "summary_progress.h"
+#include "progress.h"
 #include "weft/recorder.h"
 
 static int reader_error(elg_convert *c, const char *path)
@@ -279,8 +279,8 @@ static int define_metrics(elg_convert *c)
 
 static int second_pass(elg_convert *c, const elg_options *o, uint64_t announced)
 {
-    summary_progress progress;
-    weft__summary_progress_start(&progress, (weft_summary_progress_mode)o->progress, announced, 0);
+    weft_cli_progress progress;
+    weft__cli_progress_start(&progress, (weft_progress_mode)o->progress, announced, 0);
     progress.command = "weft convert";
     elg_event e;
     int more;
@@ -288,9 +288,9 @@ static int second_pass(elg_convert *c, const elg_options *o, uint64_t announced)
     while ((more = next_event(c, &e)) == 1) {
         if (elg_convert_event(c, &e))
             return -1;
-        weft__summary_progress_update(&progress, ++read, 0);
+        weft__cli_progress_update(&progress, ++read, 0);
     }
-    weft__summary_progress_finish(&progress, announced);
+    weft__cli_progress_finish(&progress, announced);
     return more;
 }
 

@@ -195,7 +195,7 @@ void elg_archive_free(elg_convert *c);
 typedef struct elg_options {
     const char *input, *output;
     bool keep_partial;
-    int progress; /* weft_summary_progress_mode */
+    int progress; /* weft_progress_mode */
 } elg_options;
 
 /* Converts; returns the exit status (0, or 1 after one line on stderr). */

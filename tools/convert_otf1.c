@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "convert_otf1_internal.h"
-#include "summary_progress.h"
+#include "progress.h"
 #include "weft/recorder.h"
 #include "weft/trace_writer.h"
 
@@ -381,8 +381,8 @@ static int read_pass(otf_convert *c, bool definitions, int progress, uint64_t an
             status = -1;
         }
     } else {
-        summary_progress p;
-        weft__summary_progress_start(&p, (weft_summary_progress_mode)progress, announced, 0);
+        weft_cli_progress p;
+        weft__cli_progress_start(&p, (weft_progress_mode)progress, announced, 0);
         p.command = "weft convert";
         OTF_Reader_setRecordLimit(reader, 100000);
         uint64_t read, total = 0;
@@ -390,10 +390,10 @@ static int read_pass(otf_convert *c, bool definitions, int progress, uint64_t an
                !c->failed) {
             total += read;
             if (c->second_pass)
-                weft__summary_progress_update(&p, total, 0);
+                weft__cli_progress_update(&p, total, 0);
         }
         if (c->second_pass)
-            weft__summary_progress_finish(&p, total);
+            weft__cli_progress_finish(&p, total);
         if (read == OTF_READ_ERROR || c->failed) {
             if (!c->failed)
                 snprintf(c->err, sizeof(c->err), "its events cannot be read after %llu records",

@@ -6,6 +6,7 @@
 #include "summary.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +29,7 @@ static size_t shown_rows(size_t count, size_t top)
 /* A rank in WIDTH columns; "?" when unknown. */
 static void print_rank(FILE *out, int width, uint32_t rank)
 {
-    if (rank == WEFT_SUMMARY_NO_RANK)
+    if (rank == WEFT_TRACE_NO_RANK)
         fprintf(out, "%*s", width, "?");
     else
         fprintf(out, "%*" PRIu32, width, rank);

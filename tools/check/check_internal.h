@@ -4,14 +4,14 @@
  * those files.
  *
  * The definitions and the location-by-location reading are weft summary's
- * (summary_reader.h). Per-location state is reset for each location, so
+ * (trace_reader.h). Per-location state is reset for each location, so
  * memory for it grows with nesting depth only; the records matched across
  * locations (messages, collectives, lock events) are kept until the end,
  * a few dozen bytes each. */
 #ifndef WEFT_TOOLS_CHECK_INTERNAL_H
 #define WEFT_TOOLS_CHECK_INTERNAL_H
 
-#include "summary_reader.h"
+#include "trace_reader.h"
 
 #include <stdarg.h>
 
@@ -61,7 +61,7 @@ typedef struct check_vec {
 } check_vec;
 
 typedef struct check_state {
-    read_state read;     /* first: event callbacks get the read_state as user data */
+    weft_trace_reader read;     /* first: event callbacks get the weft_trace_reader as user data */
     uint64_t max_errors; /* 0: no limit */
     uint64_t problems;
 
@@ -97,9 +97,10 @@ void weft__check_vec_free(check_vec *v);
 const char *weft__check_region_name(const check_state *c, uint64_t ref, char *buf, size_t size);
 const char *weft__check_comm_name(const check_state *c, uint64_t ref, char *buf, size_t size);
 
-/* check_events.c: the event callbacks and per-location hooks. */
-weft_status weft__check_set_callbacks(check_state *c, OTF2_EvtReaderCallbacks *cb);
-extern const weft_summary_location_hooks weft__check_location_hooks;
+/* check_events.c: reads every location's events, checking what each must
+ * satisfy on its own and keeping what check_match.c matches. Reports and
+ * returns an error status. */
+weft_status weft__check_read_events(check_state *c, OTF2_Reader *reader);
 
 /* check_match.c: matches what the locations recorded against each other. */
 weft_status weft__check_match(check_state *c);

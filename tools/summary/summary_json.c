@@ -7,6 +7,7 @@
 #include "summary.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 
 #define SCHEMA_VERSION 1
 
@@ -63,7 +64,7 @@ static void print_string(FILE *out, const char *text)
 /* A world rank, or null when unknown. */
 static void print_rank(FILE *out, uint32_t rank)
 {
-    if (rank == WEFT_SUMMARY_NO_RANK)
+    if (rank == WEFT_TRACE_NO_RANK)
         fputs("null", out);
     else
         fprintf(out, "%" PRIu32, rank);

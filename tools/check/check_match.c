@@ -11,6 +11,7 @@
 #include "check_internal.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static const char *collective_name(uint32_t op)
@@ -86,7 +87,7 @@ static void describe_channel(const check_state *c, const check_message *m, char 
 static const char *location_label(const check_state *c, const check_at *at, char *buf, size_t size)
 {
     const location_def *loc = &c->read.locations[at->location];
-    const char *name = weft__summary_string(&c->read, loc->name_ref);
+    const char *name = weft__trace_string(&c->read, loc->name_ref);
     snprintf(buf, size, "location '%s' (%" PRIu64 ") event %" PRIu64, name ? name : "?", loc->ref,
              at->position);
     return buf;
@@ -221,7 +222,7 @@ static void match_collectives(check_state *c)
             from = to;
         }
         uint64_t size =
-            weft__summary_comm_size(&c->read, weft__summary_find_comm(&c->read, all[start].comm));
+            weft__trace_comm_size(&c->read, weft__trace_find_comm(&c->read, all[start].comm));
         if (size > members)
             weft__check_problem(c, &all[start].at,
                                 "only %zu of the %" PRIu64 " members of communicator %s call "

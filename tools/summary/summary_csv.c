@@ -6,6 +6,7 @@
 #include "summary.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 static double seconds(const weft_summary *s, uint64_t ticks)
@@ -53,7 +54,7 @@ static void print_field(FILE *out, const char *text)
 
 static void print_rank(FILE *out, uint32_t rank)
 {
-    if (rank != WEFT_SUMMARY_NO_RANK)
+    if (rank != WEFT_TRACE_NO_RANK)
         fprintf(out, "%" PRIu32, rank);
 }
 

@@ -4,8 +4,7 @@
  * command line. */
 #include "check_internal.h"
 #include "cli.h"
-#include "summary.h"
-#include "summary_progress.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -57,12 +56,12 @@ static void print_help(void)
 typedef struct options {
     const char *trace;
     size_t max_errors;
-    weft_summary_progress_mode progress;
+    weft_progress_mode progress;
 } options;
 
 static int parse_options(int argc, char **argv, options *opt)
 {
-    *opt = (options){.max_errors = DEFAULT_MAX_ERRORS, .progress = WEFT_SUMMARY_PROGRESS_AUTO};
+    *opt = (options){.max_errors = DEFAULT_MAX_ERRORS, .progress = WEFT_PROGRESS_AUTO};
     bool only_operands = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -82,7 +81,7 @@ static int parse_options(int argc, char **argv, options *opt)
                                              value ? value : "nothing");
         } else if (!only_operands &&
                    weft__cli_option_value(argc, argv, &i, "--progress", false, &value)) {
-            if (!weft__summary_parse_progress(value, &opt->progress))
+            if (!weft__cli_parse_progress(value, &opt->progress))
                 return weft__cli_usage_error("check",
                                              "--progress takes auto, always or never, "
                                              "not '%s'",
@@ -108,13 +107,13 @@ void weft__check_problem(check_state *c, const check_at *at, const char *fmt, ..
     c->problems++;
     if (c->max_errors != 0 && c->problems > c->max_errors)
         return;
-    const read_state *st = &c->read;
+    const weft_trace_reader *st = &c->read;
     char where[320] = "definitions";
     if (at) {
         const location_def *loc = &st->locations[at->location];
-        const char *name = weft__summary_string(st, loc->name_ref);
+        const char *name = weft__trace_string(st, loc->name_ref);
         char rank[32] = "";
-        if (loc->rank != WEFT_SUMMARY_NO_RANK)
+        if (loc->rank != WEFT_TRACE_NO_RANK)
             snprintf(rank, sizeof(rank), ", rank %" PRIu32, loc->rank);
         char when[64];
         if (st->have_clock && st->timer_resolution > 0 && at->time >= st->global_offset)
@@ -156,9 +155,9 @@ void weft__check_vec_free(check_vec *v)
 
 const char *weft__check_region_name(const check_state *c, uint64_t ref, char *buf, size_t size)
 {
-    size_t r = weft__summary_find_region(&c->read, ref);
+    size_t r = weft__trace_find_region(&c->read, ref);
     const char *name =
-        r == NOT_FOUND ? NULL : weft__summary_string(&c->read, c->read.regions[r].name_ref);
+        r == NOT_FOUND ? NULL : weft__trace_string(&c->read, c->read.regions[r].name_ref);
     if (name)
         snprintf(buf, size, "'%s'", name);
     else
@@ -168,9 +167,9 @@ const char *weft__check_region_name(const check_state *c, uint64_t ref, char *bu
 
 const char *weft__check_comm_name(const check_state *c, uint64_t ref, char *buf, size_t size)
 {
-    size_t i = weft__summary_find_comm(&c->read, ref);
+    size_t i = weft__trace_find_comm(&c->read, ref);
     const char *name =
-        i == NOT_FOUND ? NULL : weft__summary_string(&c->read, c->read.comms[i].name_ref);
+        i == NOT_FOUND ? NULL : weft__trace_string(&c->read, c->read.comms[i].name_ref);
     if (name)
         snprintf(buf, size, "'%s' (%" PRIu64 ")", name, ref);
     else
@@ -180,15 +179,15 @@ const char *weft__check_comm_name(const check_state *c, uint64_t ref, char *buf,
 
 /* ---- definitions ------------------------------------------------------------ */
 
-static bool string_defined(const read_state *st, uint64_t ref)
+static bool string_defined(const weft_trace_reader *st, uint64_t ref)
 {
-    return weft__summary_string(st, ref) != NULL;
+    return weft__trace_string(st, ref) != NULL;
 }
 
 /* Every reference of a definition names a definition. */
 static void check_definitions(check_state *c)
 {
-    const read_state *st = &c->read;
+    const weft_trace_reader *st = &c->read;
     for (size_t i = 0; i < st->region_count; i++) {
         const region_def *r = &st->regions[i];
         if (!string_defined(st, r->name_ref))
@@ -205,7 +204,7 @@ static void check_definitions(check_state *c)
             weft__check_problem(c, NULL,
                                 "location %" PRIu64 " is named by undefined string %" PRIu64,
                                 l->ref, l->name_ref);
-        if (weft__summary_find_group(st, l->group_ref) == NOT_FOUND)
+        if (weft__trace_find_group(st, l->group_ref) == NOT_FOUND)
             weft__check_problem(c, NULL,
                                 "location %" PRIu64 " belongs to undefined location group %" PRIu64,
                                 l->ref, l->group_ref);
@@ -234,7 +233,7 @@ static void free_check(check_state *c)
     weft__check_vec_free(&c->receives);
     weft__check_vec_free(&c->collectives);
     weft__check_vec_free(&c->locks);
-    weft__summary_free_state(&c->read);
+    weft__trace_free(&c->read);
 }
 
 int weft__cli_check(int argc, char **argv)
@@ -243,7 +242,7 @@ int weft__cli_check(int argc, char **argv)
     int exit_code = parse_options(argc, argv, &opt);
     if (exit_code >= 0)
         return exit_code;
-    char *anchor = weft__summary_find_anchor("weft check", opt.trace);
+    char *anchor = weft__trace_find_anchor("weft check", opt.trace);
     if (!anchor)
         return WEFT_CLI_EXIT_FAILURE;
 
@@ -252,21 +251,15 @@ int weft__cli_check(int argc, char **argv)
                               .progress = opt.progress,
                               .failure = WEFT_OK},
                      .max_errors = opt.max_errors};
-    OTF2_Reader *reader = weft__summary_open(&c.read);
+    OTF2_Reader *reader = weft__trace_open(&c.read);
     weft_status status = reader ? WEFT_OK : WEFT_ERR_OTF2;
     if (status == WEFT_OK)
-        status = weft__summary_read_defs(&c.read, reader);
+        status = weft__trace_read_defs(&c.read, reader);
     if (status == WEFT_OK)
         check_definitions(&c);
-    OTF2_EvtReaderCallbacks *cb = status == WEFT_OK ? OTF2_EvtReaderCallbacks_New() : NULL;
-    if (status == WEFT_OK && !cb)
-        status = WEFT_ERR_NO_MEMORY;
     if (status == WEFT_OK)
-        status = weft__check_set_callbacks(&c, cb);
-    if (status == WEFT_OK)
-        status = weft__summary_read_locations(&c.read, reader, cb, &weft__check_location_hooks);
-    OTF2_EvtReaderCallbacks_Delete(cb);
-    status = weft__summary_close(&c.read, reader, status);
+        status = weft__check_read_events(&c, reader);
+    status = weft__trace_close(&c.read, reader, status);
     if (status == WEFT_OK)
         status = weft__check_match(&c);
     if (status == WEFT_ERR_NO_MEMORY)

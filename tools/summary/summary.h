@@ -4,7 +4,7 @@
  * and collectives, an OTF2 reader that feeds both, and formatters (text,
  * CSV, JSON) that print the finished weft_summary. Memory depends on the
  * number of definitions, rank pairs and communicators and on the nesting
- * depth, never on the number of events. Private to tools/. */
+ * depth, never on the number of events. Private to summary/. */
 #ifndef WEFT_TOOLS_SUMMARY_H
 #define WEFT_TOOLS_SUMMARY_H
 
@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "progress.h"
+#include "trace_reader.h"
 #include "weft/status.h"
 
 /* --- Classifying regions ---------------------------------------------------- */
@@ -93,12 +95,9 @@ typedef struct weft_summary_omp {
 typedef struct weft_summary_location {
     uint64_t ref;
     char *name;    /* owned */
-    uint32_t rank; /* WEFT_SUMMARY_NO_RANK when unknown */
+    uint32_t rank; /* WEFT_TRACE_NO_RANK when unknown */
     weft_summary_omp omp;
 } weft_summary_location;
-
-/* A rank that could not be determined (a peer rank outside its communicator). */
-#define WEFT_SUMMARY_NO_RANK UINT32_MAX
 
 /* Point-to-point traffic: sends are counted where they were sent (MpiSend,
  * MpiIsend), receives where they were received (MpiRecv, MpiIrecv). */
@@ -253,25 +252,13 @@ uint64_t weft__summary_table_key(const weft_summary_table *table, size_t i,
 
 /* --- Reading a trace ------------------------------------------------------ */
 
-/* When to show progress on stderr while reading events. */
-typedef enum weft_summary_progress_mode {
-    WEFT_SUMMARY_PROGRESS_AUTO,   /* stderr is a terminal, after 2 s of reading */
-    WEFT_SUMMARY_PROGRESS_ALWAYS, /* from the start, terminal or not */
-    WEFT_SUMMARY_PROGRESS_NEVER,
-} weft_summary_progress_mode;
-
-/* Finds the anchor file of TRACE (an experiment directory or the anchor
- * itself). Returns a malloc'ed path, or NULL after one line on stderr that
- * starts with COMMAND. */
-char *weft__summary_find_anchor(const char *command, const char *trace);
-
 /* Reads the OTF2 archive whose anchor file is ANCHOR_PATH into *OUT (zeroed
  * first; cleared again on failure), streaming each location's events once.
  * On failure prints one line "weft summary: ..." on stderr, saying what went
  * wrong and with which file, and returns WEFT_ERR_IO (cannot open or read),
  * WEFT_ERR_OTF2 (not an OTF2 archive, or a damaged one) or WEFT_ERR_NO_MEMORY.
  * The OTF2 library's own error messages are captured, not printed. */
-weft_status weft__summary_read(const char *anchor_path, weft_summary_progress_mode progress,
+weft_status weft__summary_read(const char *anchor_path, weft_progress_mode progress,
                                weft_summary *out);
 
 /* --- Output formats --------------------------------------------------------- */

@@ -5,7 +5,7 @@
  * what to do and how to exit. */
 #include "cli.h"
 #include "summary.h"
-#include "summary_progress.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -30,7 +30,7 @@ typedef struct options {
     format format;
     weft_summary_table_id table;
     bool table_given;
-    weft_summary_progress_mode progress;
+    weft_progress_mode progress;
 } options;
 
 static void print_help(void)
@@ -156,7 +156,7 @@ static int parse_option(int argc, char **argv, int *i, options *opt)
         }
         opt->table_given = true;
     } else if (weft__cli_option_value(argc, argv, i, "--progress", false, &value)) {
-        if (!weft__summary_parse_progress(value, &opt->progress)) {
+        if (!weft__cli_parse_progress(value, &opt->progress)) {
             return weft__cli_usage_error("summary",
                                          "--progress takes auto, always or never, "
                                          "not '%s'",
@@ -173,7 +173,7 @@ static int parse_options(int argc, char **argv, options *opt)
 {
     *opt = (options){.format = FORMAT_TEXT,
                      .table = WEFT_SUMMARY_TABLE_REGIONS,
-                     .progress = WEFT_SUMMARY_PROGRESS_AUTO};
+                     .progress = WEFT_PROGRESS_AUTO};
     bool only_operands = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -234,7 +234,7 @@ int weft__cli_summary(int argc, char **argv)
     if (exit_code >= 0)
         return exit_code;
 
-    char *anchor = weft__summary_find_anchor("weft summary", opt.trace);
+    char *anchor = weft__trace_find_anchor("weft summary", opt.trace);
     if (!anchor)
         return WEFT_CLI_EXIT_FAILURE;
     weft_summary summary;

@@ -1,66 +1,66 @@
-/* Reads an archive's events location by location, for `weft summary` and
- * `weft check`: each location's local definitions (its id mappings and clock
+/* Reads an archive's events location by location, for every command that
+ * reads traces: each location's local definitions (its id mappings and clock
  * offsets, which the OTF2 reader then applies), then its events in chunks,
  * with progress on stderr between them; only one location is open at any
  * time, so memory does not grow with the number of events. */
-#include "summary_reader.h"
-#include "summary_progress.h"
+#include "trace_reader.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 
 /* Events per OTF2_Reader_ReadLocalEvents call: a few milliseconds of work. */
 #define CHUNK_EVENTS 1048576
 
 /* Local definitions hold the mapping tables of a location; they are optional. */
-static weft_status read_local_defs(read_state *st, OTF2_Reader *reader, uint64_t location)
+static weft_status read_local_defs(weft_trace_reader *st, OTF2_Reader *reader, uint64_t location)
 {
     OTF2_DefReader *defs = OTF2_Reader_GetDefReader(reader, location);
     if (!defs) {
-        weft__summary_otf2_message[0] = '\0'; /* whatever OTF2 said about the missing file */
+        weft__trace_otf2_message[0] = '\0'; /* whatever OTF2 said about the missing file */
         return WEFT_OK;
     }
     uint64_t count = 0;
     OTF2_ErrorCode code = OTF2_Reader_ReadAllLocalDefinitions(reader, defs, &count);
     if (code != OTF2_SUCCESS) {
-        weft__summary_report(st, code, DAMAGED,
+        weft__trace_report(st, code, DAMAGED,
                              "cannot read the definitions of location %" PRIu64 " in", location);
         return WEFT_ERR_OTF2;
     }
-    if (!weft__summary_otf2_ok(st, OTF2_Reader_CloseDefReader(reader, defs),
+    if (!weft__trace_otf2_ok(st, OTF2_Reader_CloseDefReader(reader, defs),
                                "cannot close the local definitions of"))
         return WEFT_ERR_OTF2;
     return WEFT_OK;
 }
 
 /* Reads the open event reader EVENTS to its end, in chunks, reporting progress. */
-static weft_status read_chunks(read_state *st, OTF2_Reader *reader, OTF2_EvtReader *events,
-                               uint64_t location, summary_progress *progress)
+static weft_status read_chunks(weft_trace_reader *st, OTF2_Reader *reader, OTF2_EvtReader *events,
+                               uint64_t location, weft_cli_progress *progress)
 {
     for (;;) {
         uint64_t count = 0;
         OTF2_ErrorCode code = OTF2_Reader_ReadLocalEvents(reader, events, CHUNK_EVENTS, &count);
         st->event_count += count;
         if (code != OTF2_SUCCESS) {
-            if (st->failure == WEFT_ERR_NO_MEMORY) {
-                weft__summary_report(st, OTF2_SUCCESS, NULL, "out of memory reading");
-                return WEFT_ERR_NO_MEMORY;
-            }
-            weft__summary_report(st, code, DAMAGED,
-                                 "cannot read the events of location %" PRIu64 " in", location);
+            if (st->failure == WEFT_ERR_NO_MEMORY)
+                weft__trace_report(st, OTF2_SUCCESS, NULL, "out of memory reading");
+            if (st->failure != WEFT_OK)
+                return st->failure; /* the handler stopped the reading */
+            weft__trace_report(st, code, DAMAGED,
+                               "cannot read the events of location %" PRIu64 " in", location);
             return WEFT_ERR_OTF2;
         }
         if (count < CHUNK_EVENTS)
             return WEFT_OK;
-        weft__summary_progress_update(progress, st->event_count, st->current);
+        weft__cli_progress_update(progress, st->event_count, st->current);
     }
 }
 
 /* Reads one location's local definitions and events. A location whose
  * definition claims no events may lack an event file. */
-static weft_status read_location(read_state *st, OTF2_Reader *reader, bool have_def_files,
+static weft_status read_location(weft_trace_reader *st, OTF2_Reader *reader, bool have_def_files,
                                  const OTF2_EvtReaderCallbacks *cb,
-                                 const weft_summary_location_hooks *hooks,
-                                 summary_progress *progress)
+                                 const weft_trace_location_hooks *hooks,
+                                 weft_cli_progress *progress)
 {
     const location_def *def = &st->locations[st->current];
     uint64_t location = def->ref;
@@ -71,34 +71,34 @@ static weft_status read_location(read_state *st, OTF2_Reader *reader, bool have_
     }
     OTF2_EvtReader *events = OTF2_Reader_GetEvtReader(reader, location);
     if (!events && def->event_count == 0) {
-        weft__summary_otf2_message[0] = '\0';
+        weft__trace_otf2_message[0] = '\0';
         return WEFT_OK;
     }
     if (!events) {
-        weft__summary_report(st, OTF2_SUCCESS, DAMAGED,
+        weft__trace_report(st, OTF2_SUCCESS, DAMAGED,
                              "cannot open the events of location %" PRIu64 " in", location);
         return WEFT_ERR_OTF2;
     }
-    if (!weft__summary_otf2_ok(st, OTF2_Reader_RegisterEvtCallbacks(reader, events, cb, st),
+    if (!weft__trace_otf2_ok(st, OTF2_Reader_RegisterEvtCallbacks(reader, events, cb, st),
                                "cannot set up reading the events of"))
         return WEFT_ERR_OTF2;
 
     st->current_rank = def->rank;
-    weft_status status = hooks->begin ? hooks->begin(st) : WEFT_OK;
+    weft_status status = hooks && hooks->begin ? hooks->begin(st) : WEFT_OK;
     if (status == WEFT_OK)
         status = read_chunks(st, reader, events, location, progress);
-    if (status == WEFT_OK && hooks->end)
+    if (status == WEFT_OK && hooks && hooks->end)
         status = hooks->end(st);
     if (status != WEFT_OK)
         return status;
-    if (!weft__summary_otf2_ok(st, OTF2_Reader_CloseEvtReader(reader, events),
+    if (!weft__trace_otf2_ok(st, OTF2_Reader_CloseEvtReader(reader, events),
                                "cannot close the events of"))
         return WEFT_ERR_OTF2;
     return WEFT_OK;
 }
 
 /* The events the definitions announce, or 0 when some location leaves it open. */
-static uint64_t announced_events(const read_state *st)
+static uint64_t announced_events(const weft_trace_reader *st)
 {
     uint64_t total = 0;
     for (size_t i = 0; i < st->location_count; i++) {
@@ -110,39 +110,56 @@ static uint64_t announced_events(const read_state *st)
     return total;
 }
 
-weft_status weft__summary_read_locations(read_state *st, OTF2_Reader *reader,
-                                         const OTF2_EvtReaderCallbacks *cb,
-                                         const weft_summary_location_hooks *hooks)
+static weft_status read_all(weft_trace_reader *st, OTF2_Reader *reader,
+                            const OTF2_EvtReaderCallbacks *cb,
+                            const weft_trace_location_hooks *hooks)
 {
     for (size_t i = 0; i < st->location_count; i++) {
-        if (!weft__summary_otf2_ok(st, OTF2_Reader_SelectLocation(reader, st->locations[i].ref),
+        if (!weft__trace_otf2_ok(st, OTF2_Reader_SelectLocation(reader, st->locations[i].ref),
                                    "cannot select the locations of"))
             return WEFT_ERR_OTF2;
     }
     bool have_def_files = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
-    weft__summary_otf2_message[0] = '\0'; /* local definition files are optional */
-    if (!weft__summary_otf2_ok(st, OTF2_Reader_OpenEvtFiles(reader),
+    weft__trace_otf2_message[0] = '\0'; /* local definition files are optional */
+    if (!weft__trace_otf2_ok(st, OTF2_Reader_OpenEvtFiles(reader),
                                "cannot open the event files of"))
         return WEFT_ERR_OTF2;
 
-    summary_progress progress;
-    weft__summary_progress_start(&progress, st->progress, announced_events(st), st->location_count);
+    weft_cli_progress progress;
+    weft__cli_progress_start(&progress, st->progress, announced_events(st), st->location_count);
     progress.command = st->command;
     for (st->current = 0; st->current < st->location_count; st->current++) {
-        weft__summary_progress_update(&progress, st->event_count, st->current);
+        weft__cli_progress_update(&progress, st->event_count, st->current);
         weft_status status = read_location(st, reader, have_def_files, cb, hooks, &progress);
         if (status != WEFT_OK) {
-            weft__summary_progress_finish(&progress, st->event_count);
+            weft__cli_progress_finish(&progress, st->event_count);
             return status;
         }
     }
-    weft__summary_progress_finish(&progress, st->event_count);
+    weft__cli_progress_finish(&progress, st->event_count);
 
-    if (!weft__summary_otf2_ok(st, OTF2_Reader_CloseEvtFiles(reader),
+    if (!weft__trace_otf2_ok(st, OTF2_Reader_CloseEvtFiles(reader),
                                "cannot close the event files of"))
         return WEFT_ERR_OTF2;
-    if (have_def_files && !weft__summary_otf2_ok(st, OTF2_Reader_CloseDefFiles(reader),
+    if (have_def_files && !weft__trace_otf2_ok(st, OTF2_Reader_CloseDefFiles(reader),
                                                  "cannot close the definition files of"))
         return WEFT_ERR_OTF2;
     return WEFT_OK;
+}
+
+weft_status weft__trace_read_events(weft_trace_reader *reader, OTF2_Reader *otf2_reader,
+                                    weft_trace_handler *handler,
+                                    const weft_trace_location_hooks *hooks)
+{
+    OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
+    if (!cb) {
+        weft__trace_report(reader, OTF2_SUCCESS, NULL, "out of memory reading");
+        return WEFT_ERR_NO_MEMORY;
+    }
+    reader->handler = handler;
+    weft_status status = weft__trace_set_callbacks(reader, cb);
+    if (status == WEFT_OK)
+        status = read_all(reader, otf2_reader, cb, hooks);
+    OTF2_EvtReaderCallbacks_Delete(cb);
+    return status;
 }

@@ -1,10 +1,10 @@
-/* The global definitions `weft summary` needs: clock, strings, regions,
+/* The global definitions the trace tools need: clock, strings, regions,
  * location groups and locations, the MPI groups and communicators. After
  * reading, every array is sorted by ref for lookups, each location gets its
  * world rank and each communicator its member list, so that the peer rank of
  * an MPI event can be turned into a world rank. Memory grows with the number
  * of definitions only. */
-#include "summary_reader.h"
+#include "trace_reader.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +31,7 @@ static OTF2_CallbackCode on_clock(void *user_data, uint64_t resolution, uint64_t
                                   uint64_t length, uint64_t realtime)
 {
     (void)realtime;
-    read_state *st = user_data;
+    weft_trace_reader *st = user_data;
     st->have_clock = true;
     st->global_offset = offset;
     st->timer_resolution = resolution;
@@ -41,15 +41,15 @@ static OTF2_CallbackCode on_clock(void *user_data, uint64_t resolution, uint64_t
 
 static OTF2_CallbackCode on_string(void *user_data, OTF2_StringRef self, const char *text)
 {
-    read_state *st = user_data;
+    weft_trace_reader *st = user_data;
     string_def def = {.ref = self, .text = strdup(text ? text : "")};
     if (!def.text)
-        return weft__summary_interrupt(st, WEFT_ERR_NO_MEMORY);
+        return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
     string_def *grown =
         room_for_one(st->strings, &st->string_capacity, st->string_count, sizeof(*grown));
     if (!grown) {
         free(def.text);
-        return weft__summary_interrupt(st, WEFT_ERR_NO_MEMORY);
+        return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
     }
     st->strings = grown;
     st->strings[st->string_count++] = def;
@@ -66,7 +66,7 @@ static OTF2_CallbackCode on_region(void *user_data, OTF2_RegionRef self, OTF2_St
     (void)flags;
     (void)begin_line;
     (void)end_line;
-    read_state *st = user_data;
+    weft_trace_reader *st = user_data;
     region_def def = {.ref = self,
                       .name_ref = name,
                       .canonical_ref = canonical_name,
@@ -76,7 +76,7 @@ static OTF2_CallbackCode on_region(void *user_data, OTF2_RegionRef self, OTF2_St
     region_def *grown =
         room_for_one(st->regions, &st->region_capacity, st->region_count, sizeof(*grown));
     if (!grown)
-        return weft__summary_interrupt(st, WEFT_ERR_NO_MEMORY);
+        return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
     st->regions = grown;
     st->regions[st->region_count++] = def;
     return OTF2_CALLBACK_SUCCESS;
@@ -90,16 +90,16 @@ static OTF2_CallbackCode on_location_group(void *user_data, OTF2_LocationGroupRe
     (void)name;
     (void)parent;
     (void)creator;
-    read_state *st = user_data;
+    weft_trace_reader *st = user_data;
     /* Without an MPI location list, a location group's id is its rank, as in
      * Score-P's and weft's traces. */
     group_def def = {.ref = self,
                      .type = type,
-                     .rank = self < WEFT_SUMMARY_NO_RANK ? (uint32_t)self : WEFT_SUMMARY_NO_RANK};
+                     .rank = self < WEFT_TRACE_NO_RANK ? (uint32_t)self : WEFT_TRACE_NO_RANK};
     group_def *grown =
         room_for_one(st->groups, &st->group_capacity, st->group_count, sizeof(*grown));
     if (!grown)
-        return weft__summary_interrupt(st, WEFT_ERR_NO_MEMORY);
+        return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
     st->groups = grown;
     st->groups[st->group_count++] = def;
     return OTF2_CALLBACK_SUCCESS;
@@ -109,17 +109,17 @@ static OTF2_CallbackCode on_location(void *user_data, OTF2_LocationRef self, OTF
                                      OTF2_LocationType type, uint64_t event_count,
                                      OTF2_LocationGroupRef group)
 {
-    read_state *st = user_data;
+    weft_trace_reader *st = user_data;
     location_def def = {.ref = self,
                         .name_ref = name,
                         .group_ref = group,
                         .event_count = event_count,
                         .type = type,
-                        .rank = WEFT_SUMMARY_NO_RANK};
+                        .rank = WEFT_TRACE_NO_RANK};
     location_def *grown =
         room_for_one(st->locations, &st->location_capacity, st->location_count, sizeof(*grown));
     if (!grown)
-        return weft__summary_interrupt(st, WEFT_ERR_NO_MEMORY);
+        return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
     st->locations = grown;
     st->locations[st->location_count++] = def;
     return OTF2_CALLBACK_SUCCESS;
@@ -130,7 +130,7 @@ static OTF2_CallbackCode on_group(void *user_data, OTF2_GroupRef self, OTF2_Stri
                                   uint32_t count, const uint64_t *members)
 {
     (void)name;
-    read_state *st = user_data;
+    weft_trace_reader *st = user_data;
     if (type != OTF2_GROUP_TYPE_COMM_LOCATIONS && type != OTF2_GROUP_TYPE_COMM_GROUP &&
         type != OTF2_GROUP_TYPE_COMM_SELF)
         return OTF2_CALLBACK_SUCCESS; /* location, region and metric groups: not needed */
@@ -139,14 +139,14 @@ static OTF2_CallbackCode on_group(void *user_data, OTF2_GroupRef self, OTF2_Stri
     if (count > 0) {
         def.members = malloc(count * sizeof(*def.members));
         if (!def.members)
-            return weft__summary_interrupt(st, WEFT_ERR_NO_MEMORY);
+            return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
         memcpy(def.members, members, count * sizeof(*def.members));
     }
     members_def *grown = room_for_one(st->member_groups, &st->member_group_capacity,
                                       st->member_group_count, sizeof(*grown));
     if (!grown) {
         free(def.members);
-        return weft__summary_interrupt(st, WEFT_ERR_NO_MEMORY);
+        return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
     }
     st->member_groups = grown;
     st->member_groups[st->member_group_count++] = def;
@@ -158,11 +158,11 @@ static OTF2_CallbackCode on_comm(void *user_data, OTF2_CommRef self, OTF2_String
 {
     (void)parent;
     (void)flags;
-    read_state *st = user_data;
+    weft_trace_reader *st = user_data;
     comm_def def = {.ref = self, .name_ref = name, .group_ref = group, .members = NOT_FOUND};
     comm_def *grown = room_for_one(st->comms, &st->comm_capacity, st->comm_count, sizeof(*grown));
     if (!grown)
-        return weft__summary_interrupt(st, WEFT_ERR_NO_MEMORY);
+        return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
     st->comms = grown;
     st->comms[st->comm_count++] = def;
     return OTF2_CALLBACK_SUCCESS;
@@ -209,20 +209,20 @@ static size_t find(const void *items, size_t count, size_t size, uint64_t ref)
     return found ? (size_t)(found - base) / size : NOT_FOUND;
 }
 
-const char *weft__summary_string(const read_state *st, uint64_t ref)
+const char *weft__trace_string(const weft_trace_reader *st, uint64_t ref)
 {
     size_t i = find(st->strings, st->string_count, sizeof(*st->strings), ref);
     return i == NOT_FOUND ? NULL : st->strings[i].text;
 }
 
-size_t weft__summary_find_region(const read_state *st, uint64_t ref)
+size_t weft__trace_find_region(const weft_trace_reader *st, uint64_t ref)
 {
     return find(st->regions, st->region_count, sizeof(*st->regions), ref);
 }
 
 /* Whether TEXT is NAME's strings ARGS joined by spaces (the canonical
  * name of a program region). */
-static bool is_command_line(const read_state *st, const char *text, const char *name,
+static bool is_command_line(const weft_trace_reader *st, const char *text, const char *name,
                             uint32_t argc, const OTF2_StringRef *args)
 {
     size_t len = strlen(name);
@@ -230,7 +230,7 @@ static bool is_command_line(const read_state *st, const char *text, const char *
         return false;
     text += len;
     for (uint32_t i = 0; i < argc; i++) {
-        const char *arg = weft__summary_string(st, args[i]);
+        const char *arg = weft__trace_string(st, args[i]);
         if (!arg || *text != ' ')
             return false;
         len = strlen(arg);
@@ -241,18 +241,18 @@ static bool is_command_line(const read_state *st, const char *text, const char *
     return *text == '\0';
 }
 
-size_t weft__summary_find_program_region(const read_state *st, uint64_t name, uint32_t argc,
+size_t weft__trace_find_program_region(const weft_trace_reader *st, uint64_t name, uint32_t argc,
                                          const OTF2_StringRef *args)
 {
-    const char *path = weft__summary_string(st, name);
+    const char *path = weft__trace_string(st, name);
     if (!path)
         return NOT_FOUND;
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
     for (size_t i = 0; i < st->region_count; i++) {
         const region_def *r = &st->regions[i];
-        const char *display = weft__summary_string(st, r->name_ref);
-        const char *canonical = weft__summary_string(st, r->canonical_ref);
+        const char *display = weft__trace_string(st, r->name_ref);
+        const char *canonical = weft__trace_string(st, r->canonical_ref);
         if (r->role == OTF2_REGION_ROLE_ARTIFICIAL &&
             r->paradigm == OTF2_PARADIGM_MEASUREMENT_SYSTEM && display && canonical &&
             strcmp(display, base) == 0 && is_command_line(st, canonical, path, argc, args))
@@ -261,17 +261,17 @@ size_t weft__summary_find_program_region(const read_state *st, uint64_t name, ui
     return NOT_FOUND;
 }
 
-size_t weft__summary_find_comm(const read_state *st, uint64_t ref)
+size_t weft__trace_find_comm(const weft_trace_reader *st, uint64_t ref)
 {
     return find(st->comms, st->comm_count, sizeof(*st->comms), ref);
 }
 
-static size_t find_location(const read_state *st, uint64_t ref)
+static size_t find_location(const weft_trace_reader *st, uint64_t ref)
 {
     return find(st->locations, st->location_count, sizeof(*st->locations), ref);
 }
 
-size_t weft__summary_find_group(const read_state *st, uint64_t ref)
+size_t weft__trace_find_group(const weft_trace_reader *st, uint64_t ref)
 {
     return find(st->groups, st->group_count, sizeof(*st->groups), ref);
 }
@@ -279,30 +279,30 @@ size_t weft__summary_find_group(const read_state *st, uint64_t ref)
 /* The MPI location list (OTF2-CONVENTIONS.md section 3): member I is the
  * master location of world rank I. When a trace has one, it decides the
  * rank of each location group. Then every location takes its group's rank. */
-static void resolve_ranks(read_state *st)
+static void resolve_ranks(weft_trace_reader *st)
 {
     for (size_t g = 0; g < st->member_group_count; g++) {
         const members_def *list = &st->member_groups[g];
         if (list->type != OTF2_GROUP_TYPE_COMM_LOCATIONS || list->paradigm != OTF2_PARADIGM_MPI)
             continue;
-        for (uint32_t rank = 0; rank < list->count && rank < WEFT_SUMMARY_NO_RANK; rank++) {
+        for (uint32_t rank = 0; rank < list->count && rank < WEFT_TRACE_NO_RANK; rank++) {
             size_t l = find_location(st, list->members[rank]);
             size_t group = l == NOT_FOUND
                                ? NOT_FOUND
-                               : weft__summary_find_group(st, st->locations[l].group_ref);
+                               : weft__trace_find_group(st, st->locations[l].group_ref);
             if (group != NOT_FOUND)
                 st->groups[group].rank = rank;
         }
         break;
     }
     for (size_t l = 0; l < st->location_count; l++) {
-        size_t group = weft__summary_find_group(st, st->locations[l].group_ref);
+        size_t group = weft__trace_find_group(st, st->locations[l].group_ref);
         if (group != NOT_FOUND)
             st->locations[l].rank = st->groups[group].rank;
     }
 }
 
-static void resolve_comms(read_state *st)
+static void resolve_comms(weft_trace_reader *st)
 {
     for (size_t c = 0; c < st->comm_count; c++) {
         st->comms[c].members = find(st->member_groups, st->member_group_count,
@@ -313,11 +313,11 @@ static void resolve_comms(read_state *st)
 /* OTF2-CONVENTIONS.md section 3: a COMM_GROUP's members are world ranks
  * (indices into the MPI location list), and an event on it names the
  * member's index, unless the group says its event ranks are global already. */
-uint32_t weft__summary_world_rank(const read_state *st, size_t comm, uint32_t rank,
+uint32_t weft__trace_world_rank(const weft_trace_reader *st, size_t comm, uint32_t rank,
                                   uint32_t own_rank)
 {
     if (comm == NOT_FOUND)
-        return WEFT_SUMMARY_NO_RANK;
+        return WEFT_TRACE_NO_RANK;
     size_t g = st->comms[comm].members;
     if (g == NOT_FOUND)
         return rank; /* no group: take the rank as it is */
@@ -328,15 +328,15 @@ uint32_t weft__summary_world_rank(const read_state *st, size_t comm, uint32_t ra
     case OTF2_GROUP_TYPE_COMM_GROUP:
         if (group->flags & OTF2_GROUP_FLAG_GLOBAL_MEMBERS)
             return rank;
-        if (rank < group->count && group->members[rank] < WEFT_SUMMARY_NO_RANK)
+        if (rank < group->count && group->members[rank] < WEFT_TRACE_NO_RANK)
             return (uint32_t)group->members[rank];
-        return WEFT_SUMMARY_NO_RANK;
+        return WEFT_TRACE_NO_RANK;
     default:
         return rank;
     }
 }
 
-uint64_t weft__summary_comm_size(const read_state *st, size_t comm)
+uint64_t weft__trace_comm_size(const weft_trace_reader *st, size_t comm)
 {
     size_t g = comm == NOT_FOUND ? NOT_FOUND : st->comms[comm].members;
     if (g == NOT_FOUND)
@@ -347,7 +347,7 @@ uint64_t weft__summary_comm_size(const read_state *st, size_t comm)
 
 /* --- Reading ------------------------------------------------------------------------ */
 
-static weft_status register_callbacks(read_state *st, OTF2_Reader *reader,
+static weft_status register_callbacks(weft_trace_reader *st, OTF2_Reader *reader,
                                       OTF2_GlobalDefReader *defs, OTF2_GlobalDefReaderCallbacks *cb)
 {
     OTF2_ErrorCode code = OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(cb, on_clock);
@@ -365,21 +365,21 @@ static weft_status register_callbacks(read_state *st, OTF2_Reader *reader,
         code = OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
     if (code == OTF2_SUCCESS)
         code = OTF2_Reader_RegisterGlobalDefCallbacks(reader, defs, cb, st);
-    return weft__summary_otf2_ok(st, code, "cannot set up reading the definitions of")
+    return weft__trace_otf2_ok(st, code, "cannot set up reading the definitions of")
                ? WEFT_OK
                : WEFT_ERR_OTF2;
 }
 
-weft_status weft__summary_read_defs(read_state *st, OTF2_Reader *reader)
+weft_status weft__trace_read_defs(weft_trace_reader *st, OTF2_Reader *reader)
 {
     OTF2_GlobalDefReader *defs = OTF2_Reader_GetGlobalDefReader(reader);
     if (!defs) {
-        weft__summary_report(st, OTF2_SUCCESS, DAMAGED, "cannot open the global definitions of");
+        weft__trace_report(st, OTF2_SUCCESS, DAMAGED, "cannot open the global definitions of");
         return WEFT_ERR_OTF2;
     }
     OTF2_GlobalDefReaderCallbacks *cb = OTF2_GlobalDefReaderCallbacks_New();
     if (!cb) {
-        weft__summary_report(st, OTF2_SUCCESS, NULL, "out of memory reading");
+        weft__trace_report(st, OTF2_SUCCESS, NULL, "out of memory reading");
         return WEFT_ERR_NO_MEMORY;
     }
     weft_status status = register_callbacks(st, reader, defs, cb);
@@ -391,19 +391,19 @@ weft_status weft__summary_read_defs(read_state *st, OTF2_Reader *reader)
     OTF2_ErrorCode code = OTF2_Reader_ReadAllGlobalDefinitions(reader, defs, &count);
     if (code != OTF2_SUCCESS) {
         if (st->failure == WEFT_ERR_NO_MEMORY) {
-            weft__summary_report(st, OTF2_SUCCESS, NULL,
+            weft__trace_report(st, OTF2_SUCCESS, NULL,
                                  "out of memory reading the definitions of");
             return WEFT_ERR_NO_MEMORY;
         }
-        weft__summary_report(st, code, DAMAGED, "cannot read the global definitions of");
+        weft__trace_report(st, code, DAMAGED, "cannot read the global definitions of");
         return WEFT_ERR_OTF2;
     }
-    if (!weft__summary_otf2_ok(st, OTF2_Reader_CloseGlobalDefReader(reader, defs),
+    if (!weft__trace_otf2_ok(st, OTF2_Reader_CloseGlobalDefReader(reader, defs),
                                "cannot close the global definitions of"))
         return WEFT_ERR_OTF2;
 
     if (!st->have_clock || st->timer_resolution == 0) {
-        weft__summary_report(st, OTF2_SUCCESS, DAMAGED,
+        weft__trace_report(st, OTF2_SUCCESS, DAMAGED,
                              "no ClockProperties definition (timer resolution) in");
         return WEFT_ERR_OTF2;
     }
@@ -440,13 +440,8 @@ weft_status weft__summary_read_defs(read_state *st, OTF2_Reader *reader)
     return WEFT_OK;
 }
 
-void weft__summary_free_state(read_state *st)
+void weft__trace_free(weft_trace_reader *st)
 {
-    weft__summary_builder_destroy(st->builder);
-    weft__summary_table_destroy(st->pairs);
-    weft__summary_table_destroy(st->comm_p2p);
-    weft__summary_table_destroy(st->collectives);
-    free(st->location_omp);
     for (size_t i = 0; i < st->string_count; i++)
         free(st->strings[i].text);
     free(st->strings);

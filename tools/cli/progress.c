@@ -1,11 +1,12 @@
-/* Progress lines of `weft summary` on stderr. On a terminal one line is
+/* Progress lines on stderr. On a terminal one line is
  * rewritten in place at most four times a second and erased at the end; on
  * anything else (--progress=always into a log) a new line at most once a
  * second and a last one at 100 %. By default nothing appears unless reading
  * has already taken two seconds, so quick summaries stay quiet. */
-#include "summary_progress.h"
+#include "progress.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -21,33 +22,33 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-bool weft__summary_parse_progress(const char *value, weft_summary_progress_mode *out)
+bool weft__cli_parse_progress(const char *value, weft_progress_mode *out)
 {
     if (!value || strcmp(value, "always") == 0)
-        *out = WEFT_SUMMARY_PROGRESS_ALWAYS;
+        *out = WEFT_PROGRESS_ALWAYS;
     else if (strcmp(value, "auto") == 0)
-        *out = WEFT_SUMMARY_PROGRESS_AUTO;
+        *out = WEFT_PROGRESS_AUTO;
     else if (strcmp(value, "never") == 0)
-        *out = WEFT_SUMMARY_PROGRESS_NEVER;
+        *out = WEFT_PROGRESS_NEVER;
     else
         return false;
     return true;
 }
 
-void weft__summary_progress_start(summary_progress *p, weft_summary_progress_mode mode,
+void weft__cli_progress_start(weft_cli_progress *p, weft_progress_mode mode,
                                   uint64_t events, size_t locations)
 {
-    *p = (summary_progress){0};
+    *p = (weft_cli_progress){0};
     p->terminal = isatty(STDERR_FILENO) == 1;
     p->enabled =
-        mode == WEFT_SUMMARY_PROGRESS_ALWAYS || (mode == WEFT_SUMMARY_PROGRESS_AUTO && p->terminal);
+        mode == WEFT_PROGRESS_ALWAYS || (mode == WEFT_PROGRESS_AUTO && p->terminal);
     p->start_s = now_s();
-    p->next_s = p->start_s + (mode == WEFT_SUMMARY_PROGRESS_AUTO ? QUIET_S : 0.0);
+    p->next_s = p->start_s + (mode == WEFT_PROGRESS_AUTO ? QUIET_S : 0.0);
     p->events = events;
     p->locations = locations;
 }
 
-static void print(summary_progress *p, uint64_t events_read, size_t locations_done, double t)
+static void print(weft_cli_progress *p, uint64_t events_read, size_t locations_done, double t)
 {
     double share = p->events      ? (double)events_read / (double)p->events
                    : p->locations ? (double)locations_done / (double)p->locations
@@ -64,7 +65,7 @@ static void print(summary_progress *p, uint64_t events_read, size_t locations_do
     p->next_s = t + (p->terminal ? TERMINAL_EVERY_S : LOG_EVERY_S);
 }
 
-void weft__summary_progress_update(summary_progress *p, uint64_t events_read, size_t locations_done)
+void weft__cli_progress_update(weft_cli_progress *p, uint64_t events_read, size_t locations_done)
 {
     if (!p->enabled)
         return;
@@ -73,7 +74,7 @@ void weft__summary_progress_update(summary_progress *p, uint64_t events_read, si
         print(p, events_read, locations_done, t);
 }
 
-void weft__summary_progress_finish(summary_progress *p, uint64_t events_read)
+void weft__cli_progress_finish(weft_cli_progress *p, uint64_t events_read)
 {
     if (!p->enabled)
         return;

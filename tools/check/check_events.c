@@ -1,0 +1,378 @@
+/* What each location's events must satisfy on their own, checked while they
+ * are read (weft check): time never goes back; enter/leave, fork/join,
+ * thread team begin/end and collective begin/end pair up; events name
+ * defined regions and communicators, and ranks inside them. The records
+ * that must agree with other locations' (messages, collectives, lock
+ * events) are kept for check_match.c. */
+#include "check_internal.h"
+
+#include <inttypes.h>
+
+static check_state *state_of(weft_trace_reader *reader)
+{
+    return (check_state *)reader; /* the reader is check_state's first member */
+}
+
+/* Where the current event is, and the time-order check every callback makes. */
+static check_at here(check_state *c, uint64_t position, OTF2_TimeStamp time)
+{
+    check_at at = {(uint32_t)c->read.current, position, time};
+    if (c->have_time && time < c->last_time)
+        weft__check_problem(c, &at,
+                            "time goes back by %" PRIu64 " ticks (event %" PRIu64
+                            " was at tick %" PRIu64 ", this one is at tick %" PRIu64 ")",
+                            c->last_time - time, c->last_position, c->last_time, time);
+    c->have_time = true;
+    c->last_time = time;
+    c->last_position = position;
+    return at;
+}
+
+/* Appends item to v: WEFT_OK, or WEFT_ERR_NO_MEMORY, which stops the reading. */
+static weft_status push(check_vec *v, const void *item, size_t size)
+{
+    return weft__check_push(v, item, size) ? WEFT_OK : WEFT_ERR_NO_MEMORY;
+}
+
+/* A defined communicator's index, or NOT_FOUND after a problem line. */
+static size_t comm_of(check_state *c, const check_at *at, OTF2_CommRef comm, const char *what)
+{
+    size_t index = weft__trace_find_comm(&c->read, comm);
+    if (index == NOT_FOUND)
+        weft__check_problem(c, at, "%s names undefined communicator %" PRIu64, what,
+                            (uint64_t)comm);
+    return index;
+}
+
+/* ---- regions ---------------------------------------------------------------- */
+
+static weft_status open_region(check_state *c, uint64_t region, const check_at *at)
+{
+    check_open open = {region, at->position, at->time};
+    return push(&c->regions, &open, sizeof(open));
+}
+
+static weft_status on_enter(check_state *c, const check_at *at, uint64_t region)
+{
+    if (weft__trace_find_region(&c->read, region) == NOT_FOUND)
+        weft__check_problem(c, at, "enter of undefined region %" PRIu64, region);
+    return open_region(c, region, at);
+}
+
+static void on_leave(check_state *c, const check_at *at, uint64_t region)
+{
+    char left[256], open_name[256];
+    weft__check_region_name(c, region, left, sizeof(left));
+    if (weft__trace_find_region(&c->read, region) == NOT_FOUND)
+        weft__check_problem(c, at, "leave of undefined region %" PRIu64, region);
+    check_open *open = c->regions.items;
+    size_t depth = c->regions.count;
+    if (depth == 0) {
+        weft__check_problem(c, at, "leave of %s, but no region is open", left);
+        return;
+    }
+    if (open[depth - 1].ref == region) {
+        c->regions.count--;
+        return;
+    }
+    weft__check_problem(
+        c, at, "leave of %s, but the innermost open region is %s (entered at event %" PRIu64 ")",
+        left, weft__check_region_name(c, open[depth - 1].ref, open_name, sizeof(open_name)),
+        open[depth - 1].position);
+    /* Take the regions inside the one left as closed, if it is open at all. */
+    for (size_t i = depth; i > 0; i--) {
+        if (open[i - 1].ref == region) {
+            c->regions.count = i - 1;
+            break;
+        }
+    }
+}
+
+/* ProgramBegin and ProgramEnd enter and leave the program region, which
+ * must be defined as Scalasca's reader looks it up (weft/program.h). */
+static weft_status on_program_begin(check_state *c, const check_at *at, const weft_trace_event *e)
+{
+    size_t index = weft__trace_find_program_region(&c->read, e->ref, e->argc, e->args);
+    c->program_region = index == NOT_FOUND ? UINT64_MAX : c->read.regions[index].ref;
+    if (index == NOT_FOUND) {
+        const char *name = weft__trace_string(&c->read, e->ref);
+        weft__check_problem(c, at,
+                            "program begin of '%s' without its program region (an artificial "
+                            "measurement-system region named after the program)",
+                            name ? name : "an undefined string");
+    }
+    return open_region(c, c->program_region, at);
+}
+
+static void on_program_end(check_state *c, const check_at *at)
+{
+    if (c->program_region != UINT64_MAX) {
+        on_leave(c, at, c->program_region);
+        return;
+    }
+    const check_open *open = c->regions.items;
+    if (c->regions.count > 0 && open[c->regions.count - 1].ref == UINT64_MAX)
+        c->regions.count--; /* its begin, without a region, was reported */
+    else
+        weft__check_problem(c, at, "program end without a program begin");
+}
+
+/* ---- threads ------------------------------------------------------------------ */
+
+/* Scalasca's analyzer needs a region around every fork and join: it finds
+ * the call path of a join by walking back to the enclosing enter, and
+ * crashes where there is none. */
+static void check_enclosed(check_state *c, const check_at *at, const char *what)
+{
+    if (c->regions.count == 0)
+        weft__check_problem(c, at,
+                            "%s that no region encloses (Scalasca's analyzer crashes on it; "
+                            "a program begin event would enclose it)",
+                            what);
+}
+
+static void on_fork(check_state *c, const check_at *at)
+{
+    check_enclosed(c, at, "thread fork");
+    c->forks++;
+}
+
+static void on_join(check_state *c, const check_at *at)
+{
+    check_enclosed(c, at, "thread join");
+    if (c->forks == 0)
+        weft__check_problem(c, at, "thread join without a fork");
+    else
+        c->forks--;
+}
+
+static weft_status on_team_begin(check_state *c, const check_at *at, uint64_t team)
+{
+    comm_of(c, at, team, "thread team begin");
+    check_open open = {team, at->position, at->time};
+    return push(&c->teams, &open, sizeof(open));
+}
+
+static void on_team_end(check_state *c, const check_at *at, uint64_t team)
+{
+    comm_of(c, at, team, "thread team end");
+    check_open *open = c->teams.items;
+    size_t depth = c->teams.count;
+    char name[300], inner[300];
+    if (depth == 0) {
+        weft__check_problem(c, at, "end of thread team %s, which this location did not begin",
+                            weft__check_comm_name(c, team, name, sizeof(name)));
+    } else if (open[depth - 1].ref != team) {
+        weft__check_problem(c, at,
+                            "end of thread team %s, but the innermost team is %s (begun at "
+                            "event %" PRIu64 ")",
+                            weft__check_comm_name(c, team, name, sizeof(name)),
+                            weft__check_comm_name(c, open[depth - 1].ref, inner, sizeof(inner)),
+                            open[depth - 1].position);
+        for (size_t i = depth; i > 0; i--) {
+            if (open[i - 1].ref == team) {
+                c->teams.count = i - 1;
+                break;
+            }
+        }
+    } else {
+        c->teams.count--;
+    }
+}
+
+/* ---- locks -------------------------------------------------------------------- */
+
+static weft_status on_lock(check_state *c, const check_at *at, const weft_trace_event *e)
+{
+    check_lock l = {.rank = c->read.current_rank,
+                    .lock = (uint64_t)e->paradigm << 32 | e->ref,
+                    .order = e->number,
+                    .acquire = e->kind == WEFT_TRACE_LOCK_ACQUIRE,
+                    .at = *at};
+    return push(&c->locks, &l, sizeof(l));
+}
+
+/* ---- MPI ---------------------------------------------------------------------- */
+
+/* The world rank of PEER in COMM, or WEFT_TRACE_NO_RANK after a problem. */
+static uint32_t peer_of(check_state *c, const check_at *at, size_t comm, uint32_t peer,
+                        const char *role)
+{
+    if (comm == NOT_FOUND)
+        return WEFT_TRACE_NO_RANK;
+    uint64_t size = weft__trace_comm_size(&c->read, comm);
+    uint32_t world = weft__trace_world_rank(&c->read, comm, peer, c->read.current_rank);
+    if ((size > 0 && peer >= size) || world == WEFT_TRACE_NO_RANK) {
+        char name[300];
+        weft__check_problem(
+            c, at, "%s rank %" PRIu32 " is outside communicator %s (%" PRIu64 " members)", role,
+            peer, weft__check_comm_name(c, c->read.comms[comm].ref, name, sizeof(name)), size);
+        return WEFT_TRACE_NO_RANK;
+    }
+    return world;
+}
+
+/* A send or receive, kept for matching; a receive is ordered among the
+ * receives of its channel by when it was POSTED. */
+static weft_status message(check_state *c, const check_at *at, const weft_trace_event *e,
+                           bool send, uint64_t posted)
+{
+    size_t index = comm_of(c, at, e->ref, send ? "a send" : "a receive");
+    uint32_t other = peer_of(c, at, index, e->peer, send ? "receiver" : "sender");
+    if (other == WEFT_TRACE_NO_RANK)
+        return WEFT_OK;
+    uint32_t own = c->read.current_rank;
+    check_message m = {.comm = e->ref,
+                       .sender = send ? own : other,
+                       .receiver = send ? other : own,
+                       .tag = e->tag,
+                       .bytes = e->bytes,
+                       .order_time = posted,
+                       .at = *at};
+    return push(send ? &c->sends : &c->receives, &m, sizeof(m));
+}
+
+/* A non-blocking receive is ordered among the receives of its channel by
+ * when it was posted (its MpiIrecvRequest), which MPI matches in. */
+static weft_status on_irecv_request(check_state *c, const check_at *at, uint64_t request)
+{
+    check_open posted = {request, at->position, at->time};
+    return push(&c->requests, &posted, sizeof(posted));
+}
+
+static weft_status on_irecv(check_state *c, const check_at *at, const weft_trace_event *e)
+{
+    uint64_t posted = e->time;
+    check_open *open = c->requests.items;
+    for (size_t i = c->requests.count; i > 0; i--) {
+        if (open[i - 1].ref == e->request) {
+            posted = open[i - 1].time;
+            open[i - 1] = open[--c->requests.count];
+            break;
+        }
+    }
+    return message(c, at, e, false, posted);
+}
+
+static void on_collective_begin(check_state *c, const check_at *at)
+{
+    if (c->collective_open)
+        weft__check_problem(c, at,
+                            "collective begin inside the collective begun at event %" PRIu64,
+                            c->collective_begin.position);
+    c->collective_open = true;
+    c->collective_begin = (check_open){0, at->position, at->time};
+}
+
+static weft_status on_collective_end(check_state *c, const check_at *at, const weft_trace_event *e)
+{
+    if (!c->collective_open)
+        weft__check_problem(c, at, "collective end without its begin");
+    c->collective_open = false;
+    if (comm_of(c, at, e->ref, "a collective") == NOT_FOUND)
+        return WEFT_OK;
+    check_collective coll = {
+        .comm = e->ref, .rank = c->read.current_rank, .root = e->root, .op = e->op, .at = *at};
+    return push(&c->collectives, &coll, sizeof(coll));
+}
+
+/* ---- every event -------------------------------------------------------------- */
+
+/* Time order for every event; then what its kind must satisfy. Kinds not
+ * named here only need to be in time order. */
+static weft_status on_event(weft_trace_reader *reader, const weft_trace_event *e)
+{
+    check_state *c = state_of(reader);
+    check_at at = here(c, e->position, e->time);
+    switch (e->kind) {
+    case WEFT_TRACE_ENTER:
+        return on_enter(c, &at, e->ref);
+    case WEFT_TRACE_LEAVE:
+        on_leave(c, &at, e->ref);
+        return WEFT_OK;
+    case WEFT_TRACE_PROGRAM_BEGIN:
+        return on_program_begin(c, &at, e);
+    case WEFT_TRACE_PROGRAM_END:
+        on_program_end(c, &at);
+        return WEFT_OK;
+    case WEFT_TRACE_FORK:
+        on_fork(c, &at);
+        return WEFT_OK;
+    case WEFT_TRACE_JOIN:
+        on_join(c, &at);
+        return WEFT_OK;
+    case WEFT_TRACE_TEAM_BEGIN:
+        return on_team_begin(c, &at, e->ref);
+    case WEFT_TRACE_TEAM_END:
+        on_team_end(c, &at, e->ref);
+        return WEFT_OK;
+    case WEFT_TRACE_TASK_CREATE:
+    case WEFT_TRACE_TASK_SWITCH:
+    case WEFT_TRACE_TASK_COMPLETE:
+        comm_of(c, &at, e->ref, "a task event");
+        return WEFT_OK;
+    case WEFT_TRACE_LOCK_ACQUIRE:
+    case WEFT_TRACE_LOCK_RELEASE:
+        return on_lock(c, &at, e);
+    case WEFT_TRACE_SEND:
+    case WEFT_TRACE_ISEND:
+        return message(c, &at, e, true, e->time);
+    case WEFT_TRACE_RECV:
+        return message(c, &at, e, false, e->time);
+    case WEFT_TRACE_IRECV:
+        return on_irecv(c, &at, e);
+    case WEFT_TRACE_IRECV_REQUEST:
+        return on_irecv_request(c, &at, e->request);
+    case WEFT_TRACE_COLLECTIVE_BEGIN:
+        on_collective_begin(c, &at);
+        return WEFT_OK;
+    case WEFT_TRACE_COLLECTIVE_END:
+        return on_collective_end(c, &at, e);
+    default:
+        return WEFT_OK;
+    }
+}
+
+/* ---- per location ----------------------------------------------------------------- */
+
+static weft_status begin_location(weft_trace_reader *reader)
+{
+    check_state *c = state_of(reader);
+    c->regions.count = c->teams.count = c->requests.count = 0;
+    c->program_region = UINT64_MAX;
+    c->forks = 0;
+    c->collective_open = false;
+    c->have_time = false;
+    return WEFT_OK;
+}
+
+/* What is still open when a location's events end. */
+static weft_status end_location(weft_trace_reader *reader)
+{
+    check_state *c = state_of(reader);
+    check_at at = {(uint32_t)reader->current, c->last_position, c->last_time};
+    const check_open *open = c->regions.items;
+    char name[256];
+    for (size_t i = c->regions.count; i > 0; i--)
+        weft__check_problem(
+            c, &at, "region %s, entered at event %" PRIu64 ", is still open at the end",
+            weft__check_region_name(c, open[i - 1].ref, name, sizeof(name)), open[i - 1].position);
+    open = c->teams.items;
+    for (size_t i = c->teams.count; i > 0; i--)
+        weft__check_problem(c, &at, "thread team %s, begun at event %" PRIu64 ", never ends",
+                            weft__check_comm_name(c, open[i - 1].ref, name, sizeof(name)),
+                            open[i - 1].position);
+    if (c->forks > 0)
+        weft__check_problem(c, &at, "%" PRIu64 " thread fork%s without a join", c->forks,
+                            c->forks == 1 ? "" : "s");
+    if (c->collective_open)
+        weft__check_problem(c, &at, "the collective begun at event %" PRIu64 " never ends",
+                            c->collective_begin.position);
+    return WEFT_OK;
+}
+
+weft_status weft__check_read_events(check_state *c, OTF2_Reader *reader)
+{
+    const weft_trace_location_hooks hooks = {begin_location, end_location};
+    return weft__trace_read_events(&c->read, reader, on_event, &hooks);
+}
