@@ -12,9 +12,10 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "weft/compiler.h"
 #include "clock_arch.h"
 #include "weft/config.h"
-#include "weft/definitions_otf2.h"
+#include "weft/definitions.h"
 
 /* Resolved at weft_clock_init (before any event is recorded, ordered by the
  * recorder's init once) and constant afterwards: plain reads are safe. */
@@ -30,7 +31,7 @@ static inline uint64_t weft__monotonic_ns(void)
 /* The current timestamp in clock ticks. Hot-path safe. */
 static inline uint64_t weft_clock_now(void)
 {
-    if (__builtin_expect(weft__clock_uses_tsc, 1))
+    if (WEFT_LIKELY(weft__clock_uses_tsc))
         return weft__arch_ticks();
     return weft__monotonic_ns();
 }
@@ -40,14 +41,14 @@ static inline uint64_t weft_clock_now(void)
  * ordered across threads, a lock's acquisition and its release. */
 static inline uint64_t weft_clock_now_after_prior(void)
 {
-    if (__builtin_expect(weft__clock_uses_tsc, 1))
+    if (WEFT_LIKELY(weft__clock_uses_tsc))
         return weft__arch_ticks_after_prior();
     return weft__monotonic_ns();
 }
 
 static inline uint64_t weft_clock_now_before_later(void)
 {
-    if (__builtin_expect(weft__clock_uses_tsc, 1))
+    if (WEFT_LIKELY(weft__clock_uses_tsc))
         return weft__arch_ticks_before_later();
     return weft__monotonic_ns();
 }

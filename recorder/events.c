@@ -4,6 +4,7 @@
  * This is the hot path: one relaxed load of the recording flag, the
  * thread-local location, a bounds check, a timestamp and a few stores. All
  * rare cases (first event, full chunk) are out of line. */
+#include "weft/compiler.h"
 #include "weft/recorder.h"
 
 #include "clock.h"
@@ -12,8 +13,6 @@
 #include "location.h"
 #include "reserve_slow.h"
 
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
 
 /* Where the next event of `slots` slots goes, or NULL when it must not be
  * recorded. *loc_out receives the calling thread's location. The fast path
@@ -26,10 +25,10 @@ static inline weft_slot *reserve(uint8_t kind, uint32_t ref, size_t slots, weft_
                                  uint64_t *time)
 {
     weft_loc *loc = weft__tls_loc;
-    if (likely(loc && atomic_load_explicit(&loc->fast, memory_order_relaxed))) {
+    if (WEFT_LIKELY(loc && atomic_load_explicit(&loc->fast, memory_order_relaxed))) {
         /* Relaxed: only this thread stores the cursor. */
         weft_slot *at = atomic_load_explicit(&loc->cursor, memory_order_relaxed);
-        if (likely((size_t)(loc->limit - at) >= slots)) {
+        if (WEFT_LIKELY((size_t)(loc->limit - at) >= slots)) {
             *loc_out = loc;
             return at;
         }
@@ -42,7 +41,7 @@ static inline void record_head(uint8_t kind, uint8_t small, uint32_t ref)
 {
     weft_loc *loc;
     weft_slot *at = reserve(kind, ref, 1, &loc, NULL);
-    if (unlikely(!at))
+    if (WEFT_UNLIKELY(!at))
         return;
     weft__encode_head(at, kind, weft_clock_now(), small, ref);
     weft__loc_commit(loc, at, 1);
@@ -52,7 +51,7 @@ static uint64_t record_head_at(uint8_t kind, uint8_t small, uint32_t ref, uint64
 {
     weft_loc *loc;
     weft_slot *at = reserve(kind, ref, 1, &loc, &time);
-    if (unlikely(!at))
+    if (WEFT_UNLIKELY(!at))
         return time;
     weft__encode_head(at, kind, time, small, ref);
     weft__loc_commit(loc, at, 1);
@@ -98,7 +97,7 @@ void weft_thread_team_begin(weft_comm team, uint32_t thread_in_team)
 {
     weft_loc *loc;
     weft_slot *at = reserve(WEFT_EVENT_THREAD_TEAM_BEGIN, team.id, 1, &loc, NULL);
-    if (unlikely(!at))
+    if (WEFT_UNLIKELY(!at))
         return;
     weft__encode_head(at, WEFT_EVENT_THREAD_TEAM_BEGIN, weft_clock_now(), 0, team.id);
     at->head.count = thread_in_team < UINT16_MAX ? (uint16_t)thread_in_team : UINT16_MAX;
@@ -125,7 +124,7 @@ static inline void record_pair(uint8_t kind, uint8_t small, uint32_t ref, uint32
 {
     weft_loc *loc;
     weft_slot *at = reserve(kind, ref, 2, &loc, NULL);
-    if (unlikely(!at))
+    if (WEFT_UNLIKELY(!at))
         return;
     weft__encode_pair(at, kind, weft_clock_now(), small, ref, a, b);
     weft__loc_commit(loc, at, 2);
@@ -136,7 +135,7 @@ static uint64_t record_pair_at(uint8_t kind, uint8_t small, uint32_t ref, uint32
 {
     weft_loc *loc;
     weft_slot *at = reserve(kind, ref, 2, &loc, &time);
-    if (unlikely(!at))
+    if (WEFT_UNLIKELY(!at))
         return time;
     weft__encode_pair(at, kind, time, small, ref, a, b);
     weft__loc_commit(loc, at, 2);
@@ -172,7 +171,7 @@ void weft_task_create_with_dependences(weft_comm team, uint32_t creating_thread,
 {
     weft_loc *loc;
     weft_slot *at = reserve(WEFT_EVENT_TASK_CREATE, team.id, 2, &loc, NULL);
-    if (unlikely(!at))
+    if (WEFT_UNLIKELY(!at))
         return;
     weft__encode_pair(at, WEFT_EVENT_TASK_CREATE, weft_clock_now(), 0, team.id, creating_thread,
                       generation);
@@ -203,7 +202,7 @@ static inline void record_message(uint8_t kind, uint32_t peer, weft_comm comm, u
     size_t slots = weft__event_slots(kind, 0);
     weft_loc *loc;
     weft_slot *at = reserve(kind, comm.id, slots, &loc, NULL);
-    if (unlikely(!at))
+    if (WEFT_UNLIKELY(!at))
         return;
     weft__encode_message(at, kind, weft_clock_now(), peer, comm.id, tag, bytes, request);
     weft__loc_commit(loc, at, slots);
@@ -236,7 +235,7 @@ static inline void record_word(uint8_t kind, uint64_t word)
 {
     weft_loc *loc;
     weft_slot *at = reserve(kind, 0, 2, &loc, NULL);
-    if (unlikely(!at))
+    if (WEFT_UNLIKELY(!at))
         return;
     weft__encode_word(at, kind, weft_clock_now(), word);
     weft__loc_commit(loc, at, 2);
@@ -246,7 +245,7 @@ void weft_parameter_int(uint32_t parameter, int64_t value)
 {
     weft_loc *loc;
     weft_slot *at = reserve(WEFT_EVENT_PARAMETER, parameter, 2, &loc, NULL);
-    if (unlikely(!at))
+    if (WEFT_UNLIKELY(!at))
         return;
     weft__encode_word(at, WEFT_EVENT_PARAMETER, weft_clock_now(), (uint64_t)value);
     at->head.ref = parameter;
@@ -278,7 +277,7 @@ void weft_mpi_collective_end(weft_collective_op op, weft_comm comm, uint32_t roo
 {
     weft_loc *loc;
     weft_slot *at = reserve(WEFT_EVENT_MPI_COLLECTIVE_END, comm.id, 3, &loc, NULL);
-    if (unlikely(!at))
+    if (WEFT_UNLIKELY(!at))
         return;
     weft__encode_collective_end(at, weft_clock_now(), op, comm.id, root, bytes_sent,
                                 bytes_received);
@@ -292,7 +291,7 @@ void weft_metric_values(weft_metric metric, uint32_t value_count, const uint64_t
     size_t slots = weft__event_slots(WEFT_EVENT_METRIC, value_count);
     weft_loc *loc;
     weft_slot *at = reserve(WEFT_EVENT_METRIC, metric.id, slots, &loc, NULL);
-    if (unlikely(!at))
+    if (WEFT_UNLIKELY(!at))
         return;
     weft__encode_metric(at, weft_clock_now(), metric.id, (uint16_t)value_count, values);
     weft__loc_commit(loc, at, slots);

@@ -6,6 +6,7 @@
  * one definition and the two adapters give the same team structure. */
 #include <stdlib.h>
 
+#include "weft/compiler.h"
 #include "ompt_internal.h"
 #include "weft/log.h"
 #include "weft/recorder.h"
@@ -17,13 +18,13 @@ static ompt_thread *create(void);
 ompt_thread *weft__ompt_self_unsettled(void)
 {
     ompt_thread *t = self;
-    return __builtin_expect(t != NULL, 1) ? t : create();
+    return WEFT_LIKELY(t != NULL) ? t : create();
 }
 
 ompt_thread *weft__ompt_self_raw(void)
 {
     ompt_thread *t = weft__ompt_self_unsettled();
-    if (t && __builtin_expect(t->creating.task != 0, 0))
+    if (t && WEFT_UNLIKELY(t->creating.task != 0))
         weft__ompt_settle_task_create(t);
     return t;
 }
@@ -31,7 +32,7 @@ ompt_thread *weft__ompt_self_raw(void)
 ompt_thread *weft__ompt_self(void)
 {
     ompt_thread *t = weft__ompt_self_raw();
-    if (t && __builtin_expect(t->lock_waiting, 0))
+    if (t && WEFT_UNLIKELY(t->lock_waiting))
         weft__ompt_settle_lock(t);
     return t;
 }

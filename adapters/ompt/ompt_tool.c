@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "weft/compiler.h"
 #include "ompt_internal.h"
 #include "weft/log.h"
 #include "weft/recorder.h"
@@ -134,7 +135,7 @@ static void finalize(ompt_data_t *tool_data)
      * whatever the runtime reports after that is ignored. */
 }
 
-__attribute__((visibility("default"))) ompt_start_tool_result_t *
+WEFT_EXPORT ompt_start_tool_result_t *
 ompt_start_tool(unsigned int omp_version, const char *runtime_version)
 {
     static ompt_start_tool_result_t result = {initialize, finalize, {0}};

@@ -61,6 +61,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "weft/compiler.h"
 #include "pmpi_internal.h"
 #include "weft/config.h"
 #include "weft/job.h"
@@ -502,6 +503,6 @@ void weft__pmpi_clock_checkpoint(void)
 {
     uint64_t count = atomic_load_explicit(&world_collectives, memory_order_relaxed) + 1;
     atomic_store_explicit(&world_collectives, count, memory_order_relaxed);
-    if (__builtin_expect(count == atomic_load_explicit(&next_check, memory_order_relaxed), 0))
+    if (WEFT_UNLIKELY(count == atomic_load_explicit(&next_check, memory_order_relaxed)))
         check(count);
 }

@@ -77,7 +77,7 @@ weft_comm weft__pmpi_comm_lookup(MPI_Comm comm);
  * of every message event. */
 static inline weft_comm weft__pmpi_comm_of(MPI_Comm comm)
 {
-    if (WEFT_PMPI_LIKELY(comm == MPI_COMM_WORLD))
+    if (WEFT_LIKELY(comm == MPI_COMM_WORLD))
         /* Acquire: pairs with the release store in weft__pmpi_comms_init. */
         return (weft_comm){atomic_load_explicit(&weft__pmpi_world_comm, memory_order_acquire)};
     return weft__pmpi_comm_lookup(comm);

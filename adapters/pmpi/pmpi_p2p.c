@@ -28,7 +28,7 @@ void weft__pmpi_send(int count, MPI_Datatype datatype, int dest, int tag, MPI_Co
     if (dest < 0) /* MPI_PROC_NULL */
         return;
     weft_comm c = weft__pmpi_comm_of(comm);
-    if (WEFT_PMPI_UNLIKELY(c.id == WEFT_INVALID_ID))
+    if (WEFT_UNLIKELY(c.id == WEFT_INVALID_ID))
         return;
     weft_mpi_send((uint32_t)dest, c, (uint32_t)tag, weft__pmpi_type_bytes(count, datatype));
 }

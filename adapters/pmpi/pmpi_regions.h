@@ -11,11 +11,10 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "weft/compiler.h"
 #include "weft/definitions.h"
 #include "weft/recorder.h"
 
-#define WEFT_PMPI_LIKELY(x) __builtin_expect(!!(x), 1)
-#define WEFT_PMPI_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 /* One wrapped function: its name (the region's name and canonical name)
  * and the region's role. */
@@ -44,7 +43,7 @@ static inline weft_region weft__pmpi_region(unsigned function)
 {
     /* Acquire: pairs with the release store in weft__pmpi_region_slow. */
     uint32_t slot = atomic_load_explicit(&weft__pmpi_region_slots[function], memory_order_acquire);
-    if (WEFT_PMPI_UNLIKELY(slot == 0))
+    if (WEFT_UNLIKELY(slot == 0))
         return weft__pmpi_region_slow(function);
     return (weft_region){slot - 1};
 }
@@ -53,13 +52,13 @@ static inline weft_region weft__pmpi_region(unsigned function)
  * (both halves see the same handle, so pairs stay balanced). */
 static inline void weft__pmpi_enter(weft_region region)
 {
-    if (WEFT_PMPI_LIKELY(region.id != WEFT_INVALID_ID))
+    if (WEFT_LIKELY(region.id != WEFT_INVALID_ID))
         weft_enter(region);
 }
 
 static inline void weft__pmpi_leave(weft_region region)
 {
-    if (WEFT_PMPI_LIKELY(region.id != WEFT_INVALID_ID))
+    if (WEFT_LIKELY(region.id != WEFT_INVALID_ID))
         weft_leave(region);
 }
 

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "weft/compiler.h"
 #include "pomp_events.h"
 #include "weft/recorder.h"
 
@@ -33,7 +34,6 @@ struct ompregdescr {
     struct ompregdescr *next;
 };
 
-#define POMP1_API __attribute__((visibility("default")))
 
 /* Events that are one region enter and leave: (enter, exit, part). */
 /* clang-format off */
@@ -52,32 +52,32 @@ struct ompregdescr {
 
 /* Declarations: external names, exported from libweft. */
 #define DECLARE_PAIR(enter_name, exit_name, part)                                                  \
-    POMP1_API void enter_name(struct ompregdescr *d);                                             \
-    POMP1_API void exit_name(struct ompregdescr *d);
+    WEFT_EXPORT void enter_name(struct ompregdescr *d);                                             \
+    WEFT_EXPORT void exit_name(struct ompregdescr *d);
 POMP1_PAIRS(DECLARE_PAIR)
 #undef DECLARE_PAIR
-POMP1_API void pomp_init(void);
-POMP1_API void pomp_finalize(void);
-POMP1_API void pomp_on(void);
-POMP1_API void pomp_off(void);
-POMP1_API void pomp_parallel_fork(struct ompregdescr *d);
-POMP1_API void pomp_parallel_join(struct ompregdescr *d);
-POMP1_API void pomp_parallel_begin(struct ompregdescr *d);
-POMP1_API void pomp_parallel_end(struct ompregdescr *d);
-POMP1_API void pomp_critical_begin(struct ompregdescr *d);
-POMP1_API void pomp_critical_end(struct ompregdescr *d);
-POMP1_API void pomp_barrier_enter(struct ompregdescr *d);
-POMP1_API void pomp_barrier_exit(struct ompregdescr *d);
-POMP1_API void pomp_init_lock(void *lock);
-POMP1_API void pomp_destroy_lock(void *lock);
-POMP1_API void pomp_set_lock(void *lock);
-POMP1_API void pomp_unset_lock(void *lock);
-POMP1_API int pomp_test_lock(void *lock);
-POMP1_API void pomp_init_nest_lock(void *lock);
-POMP1_API void pomp_destroy_nest_lock(void *lock);
-POMP1_API void pomp_set_nest_lock(void *lock);
-POMP1_API void pomp_unset_nest_lock(void *lock);
-POMP1_API int pomp_test_nest_lock(void *lock);
+WEFT_EXPORT void pomp_init(void);
+WEFT_EXPORT void pomp_finalize(void);
+WEFT_EXPORT void pomp_on(void);
+WEFT_EXPORT void pomp_off(void);
+WEFT_EXPORT void pomp_parallel_fork(struct ompregdescr *d);
+WEFT_EXPORT void pomp_parallel_join(struct ompregdescr *d);
+WEFT_EXPORT void pomp_parallel_begin(struct ompregdescr *d);
+WEFT_EXPORT void pomp_parallel_end(struct ompregdescr *d);
+WEFT_EXPORT void pomp_critical_begin(struct ompregdescr *d);
+WEFT_EXPORT void pomp_critical_end(struct ompregdescr *d);
+WEFT_EXPORT void pomp_barrier_enter(struct ompregdescr *d);
+WEFT_EXPORT void pomp_barrier_exit(struct ompregdescr *d);
+WEFT_EXPORT void pomp_init_lock(void *lock);
+WEFT_EXPORT void pomp_destroy_lock(void *lock);
+WEFT_EXPORT void pomp_set_lock(void *lock);
+WEFT_EXPORT void pomp_unset_lock(void *lock);
+WEFT_EXPORT int pomp_test_lock(void *lock);
+WEFT_EXPORT void pomp_init_nest_lock(void *lock);
+WEFT_EXPORT void pomp_destroy_nest_lock(void *lock);
+WEFT_EXPORT void pomp_set_nest_lock(void *lock);
+WEFT_EXPORT void pomp_unset_nest_lock(void *lock);
+WEFT_EXPORT int pomp_test_nest_lock(void *lock);
 /* clang-format on */
 
 /* OPARI 1's table, linked into the program by `weft compile --opari1`. */
@@ -85,7 +85,7 @@ extern struct ompregdescr *pomp_rd_table[] __attribute__((weak));
 extern int POMP_MAX_ID __attribute__((weak));
 
 /* Set while weft records (pomp_lib.h's variable; OPARI 1 code may test it). */
-POMP1_API extern int pomp_tracing;
+WEFT_EXPORT extern int pomp_tracing;
 int pomp_tracing = 1;
 
 static weft_ctc_span span_of(const char *text)

@@ -4,6 +4,7 @@
  * bindings in pomp2_fortran.c call the same ones. The signatures are written
  * out here rather than taken from OPARI2's header, which needs omp.h. */
 
+#include "weft/compiler.h"
 #include "pomp_events.h"
 #include "weft/recorder.h"
 
@@ -16,79 +17,78 @@ typedef int64_t POMP2_Task_handle;
 #define CTC(ctc) (ctc), ((ctc) ? SIZE_MAX : 0)
 
 /* Declarations: external names, exported from libweft. */
-#define POMP2_API __attribute__((visibility("default")))
 /* clang-format off */
-POMP2_API void POMP2_Assign_handle(POMP2_Region_handle *h, const char ctc[]);
-POMP2_API void POMP2_USER_Assign_handle(POMP2_Region_handle *h, const char ctc[]);
-POMP2_API POMP2_Task_handle POMP2_Get_new_task_handle(void);
-POMP2_API int POMP2_Lib_get_max_threads(void);
-POMP2_API void POMP2_Init(void);
-POMP2_API void POMP2_Finalize(void);
-POMP2_API void POMP2_On(void);
-POMP2_API void POMP2_Off(void);
-POMP2_API void POMP2_Begin(POMP2_Region_handle *h, const char ctc[]);
-POMP2_API void POMP2_End(POMP2_Region_handle *h);
-POMP2_API void POMP2_Parallel_fork(POMP2_Region_handle *h, int if_clause, int num_threads,
+WEFT_EXPORT void POMP2_Assign_handle(POMP2_Region_handle *h, const char ctc[]);
+WEFT_EXPORT void POMP2_USER_Assign_handle(POMP2_Region_handle *h, const char ctc[]);
+WEFT_EXPORT POMP2_Task_handle POMP2_Get_new_task_handle(void);
+WEFT_EXPORT int POMP2_Lib_get_max_threads(void);
+WEFT_EXPORT void POMP2_Init(void);
+WEFT_EXPORT void POMP2_Finalize(void);
+WEFT_EXPORT void POMP2_On(void);
+WEFT_EXPORT void POMP2_Off(void);
+WEFT_EXPORT void POMP2_Begin(POMP2_Region_handle *h, const char ctc[]);
+WEFT_EXPORT void POMP2_End(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Parallel_fork(POMP2_Region_handle *h, int if_clause, int num_threads,
                                    POMP2_Task_handle *old_task, const char ctc[]);
-POMP2_API void POMP2_Parallel_begin(POMP2_Region_handle *h);
-POMP2_API void POMP2_Parallel_end(POMP2_Region_handle *h);
-POMP2_API void POMP2_Parallel_join(POMP2_Region_handle *h, POMP2_Task_handle old_task);
-POMP2_API void POMP2_For_enter(POMP2_Region_handle *h, const char ctc[]);
-POMP2_API void POMP2_For_exit(POMP2_Region_handle *h);
-POMP2_API void POMP2_Sections_enter(POMP2_Region_handle *h, const char ctc[]);
-POMP2_API void POMP2_Sections_exit(POMP2_Region_handle *h);
-POMP2_API void POMP2_Section_begin(POMP2_Region_handle *h, const char ctc[]);
-POMP2_API void POMP2_Section_end(POMP2_Region_handle *h);
-POMP2_API void POMP2_Workshare_enter(POMP2_Region_handle *h, const char ctc[]);
-POMP2_API void POMP2_Workshare_exit(POMP2_Region_handle *h);
-POMP2_API void POMP2_Single_enter(POMP2_Region_handle *h, const char ctc[]);
-POMP2_API void POMP2_Single_exit(POMP2_Region_handle *h);
-POMP2_API void POMP2_Single_begin(POMP2_Region_handle *h);
-POMP2_API void POMP2_Single_end(POMP2_Region_handle *h);
-POMP2_API void POMP2_Master_begin(POMP2_Region_handle *h, const char ctc[]);
-POMP2_API void POMP2_Master_end(POMP2_Region_handle *h);
-POMP2_API void POMP2_Critical_enter(POMP2_Region_handle *h, const char ctc[]);
-POMP2_API void POMP2_Critical_exit(POMP2_Region_handle *h);
-POMP2_API void POMP2_Critical_begin(POMP2_Region_handle *h);
-POMP2_API void POMP2_Critical_end(POMP2_Region_handle *h);
-POMP2_API void POMP2_Atomic_enter(POMP2_Region_handle *h, const char ctc[]);
-POMP2_API void POMP2_Atomic_exit(POMP2_Region_handle *h);
-POMP2_API void POMP2_Flush_enter(POMP2_Region_handle *h, const char ctc[]);
-POMP2_API void POMP2_Flush_exit(POMP2_Region_handle *h);
-POMP2_API void POMP2_Ordered_enter(POMP2_Region_handle *h, const char ctc[]);
-POMP2_API void POMP2_Ordered_exit(POMP2_Region_handle *h);
-POMP2_API void POMP2_Ordered_begin(POMP2_Region_handle *h);
-POMP2_API void POMP2_Ordered_end(POMP2_Region_handle *h);
-POMP2_API void POMP2_Barrier_enter(POMP2_Region_handle *h, POMP2_Task_handle *old_task,
+WEFT_EXPORT void POMP2_Parallel_begin(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Parallel_end(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Parallel_join(POMP2_Region_handle *h, POMP2_Task_handle old_task);
+WEFT_EXPORT void POMP2_For_enter(POMP2_Region_handle *h, const char ctc[]);
+WEFT_EXPORT void POMP2_For_exit(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Sections_enter(POMP2_Region_handle *h, const char ctc[]);
+WEFT_EXPORT void POMP2_Sections_exit(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Section_begin(POMP2_Region_handle *h, const char ctc[]);
+WEFT_EXPORT void POMP2_Section_end(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Workshare_enter(POMP2_Region_handle *h, const char ctc[]);
+WEFT_EXPORT void POMP2_Workshare_exit(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Single_enter(POMP2_Region_handle *h, const char ctc[]);
+WEFT_EXPORT void POMP2_Single_exit(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Single_begin(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Single_end(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Master_begin(POMP2_Region_handle *h, const char ctc[]);
+WEFT_EXPORT void POMP2_Master_end(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Critical_enter(POMP2_Region_handle *h, const char ctc[]);
+WEFT_EXPORT void POMP2_Critical_exit(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Critical_begin(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Critical_end(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Atomic_enter(POMP2_Region_handle *h, const char ctc[]);
+WEFT_EXPORT void POMP2_Atomic_exit(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Flush_enter(POMP2_Region_handle *h, const char ctc[]);
+WEFT_EXPORT void POMP2_Flush_exit(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Ordered_enter(POMP2_Region_handle *h, const char ctc[]);
+WEFT_EXPORT void POMP2_Ordered_exit(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Ordered_begin(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Ordered_end(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Barrier_enter(POMP2_Region_handle *h, POMP2_Task_handle *old_task,
                                    const char ctc[]);
-POMP2_API void POMP2_Barrier_exit(POMP2_Region_handle *h, POMP2_Task_handle old_task);
-POMP2_API void POMP2_Implicit_barrier_enter(POMP2_Region_handle *h, POMP2_Task_handle *old_task);
-POMP2_API void POMP2_Implicit_barrier_exit(POMP2_Region_handle *h, POMP2_Task_handle old_task);
-POMP2_API void POMP2_Taskwait_begin(POMP2_Region_handle *h, POMP2_Task_handle *old_task,
+WEFT_EXPORT void POMP2_Barrier_exit(POMP2_Region_handle *h, POMP2_Task_handle old_task);
+WEFT_EXPORT void POMP2_Implicit_barrier_enter(POMP2_Region_handle *h, POMP2_Task_handle *old_task);
+WEFT_EXPORT void POMP2_Implicit_barrier_exit(POMP2_Region_handle *h, POMP2_Task_handle old_task);
+WEFT_EXPORT void POMP2_Taskwait_begin(POMP2_Region_handle *h, POMP2_Task_handle *old_task,
                                     const char ctc[]);
-POMP2_API void POMP2_Taskwait_end(POMP2_Region_handle *h, POMP2_Task_handle old_task);
-POMP2_API void POMP2_Task_create_begin(POMP2_Region_handle *h, POMP2_Task_handle *new_task,
+WEFT_EXPORT void POMP2_Taskwait_end(POMP2_Region_handle *h, POMP2_Task_handle old_task);
+WEFT_EXPORT void POMP2_Task_create_begin(POMP2_Region_handle *h, POMP2_Task_handle *new_task,
                                        POMP2_Task_handle *old_task, int if_clause,
                                        const char ctc[]);
-POMP2_API void POMP2_Task_create_end(POMP2_Region_handle *h, POMP2_Task_handle old_task);
-POMP2_API void POMP2_Task_begin(POMP2_Region_handle *h, POMP2_Task_handle task);
-POMP2_API void POMP2_Task_end(POMP2_Region_handle *h);
-POMP2_API void POMP2_Untied_task_create_begin(POMP2_Region_handle *h, POMP2_Task_handle *new_task,
+WEFT_EXPORT void POMP2_Task_create_end(POMP2_Region_handle *h, POMP2_Task_handle old_task);
+WEFT_EXPORT void POMP2_Task_begin(POMP2_Region_handle *h, POMP2_Task_handle task);
+WEFT_EXPORT void POMP2_Task_end(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Untied_task_create_begin(POMP2_Region_handle *h, POMP2_Task_handle *new_task,
                                               POMP2_Task_handle *old_task, int if_clause,
                                               const char ctc[]);
-POMP2_API void POMP2_Untied_task_create_end(POMP2_Region_handle *h, POMP2_Task_handle old_task);
-POMP2_API void POMP2_Untied_task_begin(POMP2_Region_handle *h, POMP2_Task_handle task);
-POMP2_API void POMP2_Untied_task_end(POMP2_Region_handle *h);
-POMP2_API void POMP2_Init_lock(void *lock);
-POMP2_API void POMP2_Destroy_lock(void *lock);
-POMP2_API void POMP2_Set_lock(void *lock);
-POMP2_API void POMP2_Unset_lock(void *lock);
-POMP2_API int POMP2_Test_lock(void *lock);
-POMP2_API void POMP2_Init_nest_lock(void *lock);
-POMP2_API void POMP2_Destroy_nest_lock(void *lock);
-POMP2_API void POMP2_Set_nest_lock(void *lock);
-POMP2_API void POMP2_Unset_nest_lock(void *lock);
-POMP2_API int POMP2_Test_nest_lock(void *lock);
+WEFT_EXPORT void POMP2_Untied_task_create_end(POMP2_Region_handle *h, POMP2_Task_handle old_task);
+WEFT_EXPORT void POMP2_Untied_task_begin(POMP2_Region_handle *h, POMP2_Task_handle task);
+WEFT_EXPORT void POMP2_Untied_task_end(POMP2_Region_handle *h);
+WEFT_EXPORT void POMP2_Init_lock(void *lock);
+WEFT_EXPORT void POMP2_Destroy_lock(void *lock);
+WEFT_EXPORT void POMP2_Set_lock(void *lock);
+WEFT_EXPORT void POMP2_Unset_lock(void *lock);
+WEFT_EXPORT int POMP2_Test_lock(void *lock);
+WEFT_EXPORT void POMP2_Init_nest_lock(void *lock);
+WEFT_EXPORT void POMP2_Destroy_nest_lock(void *lock);
+WEFT_EXPORT void POMP2_Set_nest_lock(void *lock);
+WEFT_EXPORT void POMP2_Unset_nest_lock(void *lock);
+WEFT_EXPORT int POMP2_Test_nest_lock(void *lock);
 /* clang-format on */
 
 /* ---- handles, control, user regions -------------------------------------- */

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "weft/compiler.h"
 #include "pomp_events.h"
 #include "weft/recorder.h"
 
@@ -15,22 +16,21 @@ typedef int64_t ftask;   /* INTEGER*8 task handle */
 typedef int32_t flogical;
 
 #define H(handle) ((void **)(handle))
-#define FAPI __attribute__((visibility("default")))
 /* clang-format off */
 #define F_ENTER(name, part)                                                                \
-    FAPI void name(fhandle *h, const char *ctc, size_t len);                               \
+    WEFT_EXPORT void name(fhandle *h, const char *ctc, size_t len);                               \
     void name(fhandle *h, const char *ctc, size_t len) { weft__pomp_enter(H(h), ctc, len, part); }
 #define F_ENTER_NO_CTC(name, part)                                                         \
-    FAPI void name(fhandle *h);                                                            \
+    WEFT_EXPORT void name(fhandle *h);                                                            \
     void name(fhandle *h) { weft__pomp_enter(H(h), NULL, 0, part); }
 #define F_LEAVE(name, part)                                                                \
-    FAPI void name(fhandle *h);                                                            \
+    WEFT_EXPORT void name(fhandle *h);                                                            \
     void name(fhandle *h) { weft__pomp_leave(H(h), part); }
 #define F_LOCK(name, call)                                                                 \
-    FAPI void name(void *lock);                                                            \
+    WEFT_EXPORT void name(void *lock);                                                            \
     void name(void *lock) { weft__pomp_lock(call, lock, true); }
 #define F_TEST_LOCK(name, call)                                                            \
-    FAPI int32_t name(void *lock);                                                         \
+    WEFT_EXPORT int32_t name(void *lock);                                                         \
     int32_t name(void *lock) { return weft__pomp_lock(call, lock, true); }
 
 F_ENTER(pomp2_begin_, POMP_MAIN)                F_LEAVE(pomp2_end_, POMP_MAIN)
@@ -54,33 +54,33 @@ F_LOCK(pomp2_init_nest_lock_, OMP_INIT_NEST_LOCK)     F_LOCK(pomp2_destroy_nest_
 F_LOCK(pomp2_set_nest_lock_, OMP_SET_NEST_LOCK)       F_LOCK(pomp2_unset_nest_lock_, OMP_UNSET_NEST_LOCK)
 F_TEST_LOCK(pomp2_test_nest_lock_, OMP_TEST_NEST_LOCK)
 
-FAPI void pomp2_assign_handle_(fhandle *h, const char *ctc, size_t len);
-FAPI void pomp2_user_assign_handle_(fhandle *h, const char *ctc, size_t len);
-FAPI int32_t pomp2_lib_get_max_threads_(void);
-FAPI void pomp2_init_(void);
-FAPI void pomp2_finalize_(void);
-FAPI void pomp2_on_(void);
-FAPI void pomp2_off_(void);
-FAPI void pomp2_parallel_fork_(fhandle *h, flogical *if_clause, int32_t *num_threads, ftask *old_task, const char *ctc, size_t len);
-FAPI void pomp2_parallel_begin_(fhandle *h);
-FAPI void pomp2_parallel_end_(fhandle *h);
-FAPI void pomp2_parallel_join_(fhandle *h, ftask *old_task);
-FAPI void pomp2_critical_begin_(fhandle *h);
-FAPI void pomp2_critical_end_(fhandle *h);
-FAPI void pomp2_barrier_enter_(fhandle *h, ftask *old_task, const char *ctc, size_t len);
-FAPI void pomp2_barrier_exit_(fhandle *h, ftask *old_task);
-FAPI void pomp2_implicit_barrier_enter_(fhandle *h, ftask *old_task);
-FAPI void pomp2_implicit_barrier_exit_(fhandle *h, ftask *old_task);
-FAPI void pomp2_taskwait_begin_(fhandle *h, ftask *old_task, const char *ctc, size_t len);
-FAPI void pomp2_taskwait_end_(fhandle *h, ftask *old_task);
-FAPI void pomp2_task_create_begin_(fhandle *h, ftask *new_task, ftask *old_task, flogical *if_clause, const char *ctc, size_t len);
-FAPI void pomp2_task_create_end_(fhandle *h, ftask *old_task);
-FAPI void pomp2_task_begin_(fhandle *h, ftask *task);
-FAPI void pomp2_task_end_(fhandle *h);
-FAPI void pomp2_untied_task_create_begin_(fhandle *h, ftask *new_task, ftask *old_task, flogical *if_clause, const char *ctc, size_t len);
-FAPI void pomp2_untied_task_create_end_(fhandle *h, ftask *old_task);
-FAPI void pomp2_untied_task_begin_(fhandle *h, ftask *task);
-FAPI void pomp2_untied_task_end_(fhandle *h);
+WEFT_EXPORT void pomp2_assign_handle_(fhandle *h, const char *ctc, size_t len);
+WEFT_EXPORT void pomp2_user_assign_handle_(fhandle *h, const char *ctc, size_t len);
+WEFT_EXPORT int32_t pomp2_lib_get_max_threads_(void);
+WEFT_EXPORT void pomp2_init_(void);
+WEFT_EXPORT void pomp2_finalize_(void);
+WEFT_EXPORT void pomp2_on_(void);
+WEFT_EXPORT void pomp2_off_(void);
+WEFT_EXPORT void pomp2_parallel_fork_(fhandle *h, flogical *if_clause, int32_t *num_threads, ftask *old_task, const char *ctc, size_t len);
+WEFT_EXPORT void pomp2_parallel_begin_(fhandle *h);
+WEFT_EXPORT void pomp2_parallel_end_(fhandle *h);
+WEFT_EXPORT void pomp2_parallel_join_(fhandle *h, ftask *old_task);
+WEFT_EXPORT void pomp2_critical_begin_(fhandle *h);
+WEFT_EXPORT void pomp2_critical_end_(fhandle *h);
+WEFT_EXPORT void pomp2_barrier_enter_(fhandle *h, ftask *old_task, const char *ctc, size_t len);
+WEFT_EXPORT void pomp2_barrier_exit_(fhandle *h, ftask *old_task);
+WEFT_EXPORT void pomp2_implicit_barrier_enter_(fhandle *h, ftask *old_task);
+WEFT_EXPORT void pomp2_implicit_barrier_exit_(fhandle *h, ftask *old_task);
+WEFT_EXPORT void pomp2_taskwait_begin_(fhandle *h, ftask *old_task, const char *ctc, size_t len);
+WEFT_EXPORT void pomp2_taskwait_end_(fhandle *h, ftask *old_task);
+WEFT_EXPORT void pomp2_task_create_begin_(fhandle *h, ftask *new_task, ftask *old_task, flogical *if_clause, const char *ctc, size_t len);
+WEFT_EXPORT void pomp2_task_create_end_(fhandle *h, ftask *old_task);
+WEFT_EXPORT void pomp2_task_begin_(fhandle *h, ftask *task);
+WEFT_EXPORT void pomp2_task_end_(fhandle *h);
+WEFT_EXPORT void pomp2_untied_task_create_begin_(fhandle *h, ftask *new_task, ftask *old_task, flogical *if_clause, const char *ctc, size_t len);
+WEFT_EXPORT void pomp2_untied_task_create_end_(fhandle *h, ftask *old_task);
+WEFT_EXPORT void pomp2_untied_task_begin_(fhandle *h, ftask *task);
+WEFT_EXPORT void pomp2_untied_task_end_(fhandle *h);
 /* clang-format on */
 
 void pomp2_assign_handle_(fhandle *h, const char *ctc, size_t len)

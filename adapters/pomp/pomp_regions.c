@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "weft/compiler.h"
 #include "pomp_internal.h"
 #include "weft/alloc.h"
 #include "weft/log.h"
@@ -253,7 +254,7 @@ const pomp_region *weft__pomp_region_of(void **handle, const char *ctc, size_t c
         return r;
     }
     const pomp_region *r = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(r != NULL, 1))
+    if (WEFT_LIKELY(r != NULL))
         return r;
     weft__pomp_init_regions();
     pthread_mutex_lock(&assign_mutex);
@@ -265,7 +266,7 @@ const pomp_region *weft__pomp_region_of(void **handle, const char *ctc, size_t c
 const pomp_region *weft__pomp_region_described(void **handle, const weft_ctc_region *described)
 {
     const pomp_region *r = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(r != NULL, 1))
+    if (WEFT_LIKELY(r != NULL))
         return r;
     pthread_mutex_lock(&assign_mutex);
     r = assign_locked(handle, NULL, 0, described);
@@ -277,7 +278,7 @@ const pomp_region *weft__pomp_region_of_proposal(void **handle, const char *ctc,
 {
     *malformed = false;
     const pomp_region *r = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(r != NULL, 1))
+    if (WEFT_LIKELY(r != NULL))
         return r;
     pthread_mutex_lock(&assign_mutex);
     r = __atomic_load_n(handle, __ATOMIC_ACQUIRE);

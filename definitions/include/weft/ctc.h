@@ -42,6 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "weft/compiler.h"
 #include "weft/status.h"
 
 #ifdef __cplusplus

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "weft/compiler.h"
 #include "weft/status.h"
 
 #ifdef __cplusplus
@@ -220,6 +221,14 @@ typedef struct weft_metric_member_def {
 #define WEFT_PARAMETER_ENUM(id, name) WEFT_PARAMETER_##id,
 enum { WEFT_PARAMETER_LIST(WEFT_PARAMETER_ENUM) WEFT_PARAMETER_COUNT };
 #undef WEFT_PARAMETER_ENUM
+
+/* A trace's clock, as its OTF2 ClockProperties record gives it. */
+typedef struct weft_clock_properties {
+    uint64_t ticks_per_second; /* the timer's true resolution */
+    uint64_t global_offset;    /* timestamp of the first event */
+    uint64_t trace_length;     /* last minus first timestamp */
+    uint64_t realtime_ns;      /* wall-clock time (ns since the epoch) at global_offset */
+} weft_clock_properties;
 
 typedef struct weft_registry weft_registry;
 

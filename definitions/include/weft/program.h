@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "weft/compiler.h"
 #include "weft/definitions.h"
 #include "weft/status.h"
 

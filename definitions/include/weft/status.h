@@ -10,13 +10,6 @@
 extern "C" {
 #endif
 
-/* Marks the functions libweft exports (everything else is hidden). */
-#if defined(__GNUC__)
-#define WEFT_EXPORT __attribute__((visibility("default")))
-#else
-#define WEFT_EXPORT
-#endif
-
 /* clang-format off */
 #define WEFT_STATUS_LIST(X)                                                          \
     X(WEFT_OK,              "success")                                               \

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "weft/compiler.h"
 #include "weft/status.h"
 
 #ifdef __cplusplus

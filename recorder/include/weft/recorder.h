@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "weft/compiler.h"
 #include "weft/config.h"
 #include "weft/definitions.h"
 

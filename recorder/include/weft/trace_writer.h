@@ -9,8 +9,8 @@
 #ifndef WEFT_RECORDER_TRACE_WRITER_H
 #define WEFT_RECORDER_TRACE_WRITER_H
 
+#include "weft/compiler.h"
 #include "weft/definitions.h"
-#include "weft/definitions_otf2.h"
 #include "weft/event.h"
 #include "weft/status.h"
 

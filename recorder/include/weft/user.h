@@ -14,14 +14,10 @@
 
 #include <stdint.h>
 
+#include <weft/compiler.h>
+
 #ifdef __cplusplus
 extern "C" {
-#endif
-
-#if defined(__GNUC__)
-#define WEFT_USER_EXPORT __attribute__((visibility("default")))
-#else
-#define WEFT_USER_EXPORT
 #endif
 
 /* Not a valid region handle: the call site has not registered yet. */
@@ -31,17 +27,17 @@ extern "C" {
 
 /* Registers the region of a call site and publishes its handle in *handle.
  * is_begin says which macro asks. Thread-safe; called once per site. */
-WEFT_USER_EXPORT uint32_t weft_user_region_register(uint32_t *handle, const char *name,
+WEFT_EXPORT uint32_t weft_user_region_register(uint32_t *handle, const char *name,
                                                     const char *file, int line, int is_begin);
 
 /* Records entering and leaving a registered region. */
-WEFT_USER_EXPORT void weft_user_region_enter(uint32_t handle);
-WEFT_USER_EXPORT void weft_user_region_leave(uint32_t handle);
+WEFT_EXPORT void weft_user_region_enter(uint32_t handle);
+WEFT_EXPORT void weft_user_region_leave(uint32_t handle);
 
 /* Pause and resume recording for the whole process. The pause shows in the
  * trace as a measurement-off interval. */
-WEFT_USER_EXPORT void weft_user_off(void);
-WEFT_USER_EXPORT void weft_user_on(void);
+WEFT_EXPORT void weft_user_off(void);
+WEFT_EXPORT void weft_user_on(void);
 
 /* The handle of a call site: one acquire load once registered. GCC/Clang
  * atomic builtins rather than <stdatomic.h>, so the header serves C++ too;
@@ -50,7 +46,7 @@ static inline uint32_t weft_user_site_handle_(uint32_t *handle, const char *name
                                               const char *file, int line, int is_begin)
 {
     uint32_t h = __atomic_load_n(handle, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(h == WEFT_USER_HANDLE_UNSET, 0))
+    if (WEFT_UNLIKELY(h == WEFT_USER_HANDLE_UNSET))
         h = weft_user_region_register(handle, name, file, line, is_begin);
     return h;
 }

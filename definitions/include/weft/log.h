@@ -3,11 +3,12 @@
  * Messages are formatted into a fixed buffer and written with one write(2),
  * so lines from several threads or ranks do not interleave and errno is kept.
  * Library code never prints to stdout. */
-#ifndef WEFT_RECORDER_WEFT_LOG_H
-#define WEFT_RECORDER_WEFT_LOG_H
+#ifndef WEFT_DEFINITIONS_LOG_H
+#define WEFT_DEFINITIONS_LOG_H
 
 #include <stdbool.h>
 
+#include "weft/compiler.h"
 #include "weft/status.h"
 
 /* Always printed: a problem the user must know about. */
@@ -19,4 +20,4 @@ WEFT_EXPORT void weft_log_verbose(const char *fmt, ...) __attribute__((format(pr
 /* Switches verbose output on or off (set once the configuration is read). */
 void weft_log_set_verbose(bool on);
 
-#endif /* WEFT_RECORDER_WEFT_LOG_H */
+#endif /* WEFT_DEFINITIONS_LOG_H */

@@ -3,7 +3,10 @@
  * For a single process the registry's handles are the OTF2 ids themselves.
  * The system tree is machine > node (class "node", the host name) > one
  * location group of type PROCESS per rank, as Scalasca and Vampir expect
- * (see shared/OTF2-CONVENTIONS.md). */
+ * (see docs/dev/OTF2-CONVENTIONS.md). Only the two layers that write OTF2
+ * include this header (definitions/ and recorder/): its include directory
+ * is private to them, so that adapters and tools never depend on OTF2
+ * through weft. */
 #ifndef WEFT_DEFINITIONS_DEFINITIONS_OTF2_H
 #define WEFT_DEFINITIONS_DEFINITIONS_OTF2_H
 
@@ -15,14 +18,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* The trace's clock, in OTF2's terms. */
-typedef struct weft_clock_properties {
-    uint64_t ticks_per_second; /* the timer's true resolution */
-    uint64_t global_offset;    /* timestamp of the first event */
-    uint64_t trace_length;     /* last minus first timestamp */
-    uint64_t realtime_ns;      /* wall-clock time (ns since the epoch) at global_offset */
-} weft_clock_properties;
 
 /* Writes clock properties, strings, regions, the system tree, the location
  * group and the locations with their properties into the archive's global
