@@ -16,39 +16,38 @@
 #include <stdlib.h>
 #include "weft/ctc.h"
 #include "weft/log.h"
+#include "weft/openmp.h"
 #include "weft/symbols.h"
 
-#define R(role) WEFT_REGION_ROLE_##role
-static const struct {
-    const char *text;
-    weft_region_role role;
-} constructs[OC_COUNT] = {
-    [OC_PARALLEL] = {"parallel", R(PARALLEL)},
-    [OC_IMPLICIT_BARRIER] = {"implicit barrier", R(IMPLICIT_BARRIER)},
-    [OC_BARRIER] = {"barrier", R(BARRIER)},
-    [OC_LOOP] = {"for", R(LOOP)},
-    [OC_SECTIONS] = {"sections", R(SECTIONS)},
-    [OC_SINGLE] = {"single", R(SINGLE)},
-    [OC_SINGLE_SBLOCK] = {"single sblock", R(SINGLE_SBLOCK)},
-    [OC_WORKSHARE] = {"workshare", R(WORKSHARE)},
-    [OC_DISTRIBUTE] = {"distribute", R(LOOP)},
-    [OC_TASKLOOP] = {"taskloop", R(LOOP)},
-    [OC_SCOPE] = {"scope", R(CODE)},
-    [OC_MASTER] = {"master", R(MASTER)},
-    [OC_CRITICAL] = {"critical", R(CRITICAL)},
-    [OC_CRITICAL_SBLOCK] = {"critical sblock", R(CRITICAL_SBLOCK)},
-    [OC_ORDERED] = {"ordered", R(ORDERED)},
-    [OC_ORDERED_SBLOCK] = {"ordered sblock", R(ORDERED_SBLOCK)},
-    [OC_ATOMIC] = {"atomic", R(ATOMIC)},
-    [OC_TASKWAIT] = {"taskwait", R(TASK_WAIT)},
-    [OC_TASKGROUP] = {"taskgroup", R(CODE)},
-    [OC_TASK_CREATE] = {"create task", R(TASK_CREATE)},
-    [OC_TASK] = {"task", R(TASK)},
-    [OC_TASK_UNTIED] = {"untied task", R(TASK_UNTIED)},
-    [OC_FLUSH] = {"flush", R(FLUSH)},
-    [OC_CANCEL] = {"cancel", R(CODE)},
+/* The region (weft/openmp.h) of each construct the runtime reports. */
+#define K(kind) WEFT_OMP_##kind
+static const weft_omp_region kinds[OC_COUNT] = {
+    [OC_PARALLEL] = K(PARALLEL),
+    [OC_IMPLICIT_BARRIER] = K(IMPLICIT_BARRIER),
+    [OC_BARRIER] = K(BARRIER),
+    [OC_LOOP] = K(FOR),
+    [OC_SECTIONS] = K(SECTIONS),
+    [OC_SINGLE] = K(SINGLE),
+    [OC_SINGLE_SBLOCK] = K(SINGLE_SBLOCK),
+    [OC_WORKSHARE] = K(WORKSHARE),
+    [OC_DISTRIBUTE] = K(DISTRIBUTE),
+    [OC_TASKLOOP] = K(TASKLOOP),
+    [OC_SCOPE] = K(SCOPE),
+    [OC_MASTER] = K(MASTER),
+    [OC_CRITICAL] = K(CRITICAL),
+    [OC_CRITICAL_SBLOCK] = K(CRITICAL_SBLOCK),
+    [OC_ORDERED] = K(ORDERED),
+    [OC_ORDERED_SBLOCK] = K(ORDERED_SBLOCK),
+    [OC_ATOMIC] = K(ATOMIC),
+    [OC_TASKWAIT] = K(TASKWAIT),
+    [OC_TASKGROUP] = K(TASKGROUP),
+    [OC_TASK_CREATE] = K(TASK_CREATE),
+    [OC_TASK] = K(TASK),
+    [OC_TASK_UNTIED] = K(UNTIED_TASK),
+    [OC_FLUSH] = K(FLUSH),
+    [OC_CANCEL] = K(CANCEL),
 };
-#undef R
+#undef K
 
 static const void *runtime_address;
 
@@ -78,12 +77,11 @@ static weft_region define(const void *codeptr, ompt_construct c)
 {
     weft_symbol sym = {0};
     bool known = codeptr && weft_symbols_lookup(codeptr, &sym) == WEFT_OK;
-    const char *text = constructs[c].text;
-    if (c == OC_LOOP && is_fortran(sym.file))
-        text = "do";
+    weft_omp_region kind = c == OC_LOOP && is_fortran(sym.file) ? WEFT_OMP_DO : kinds[c];
+    const char *text = weft_omp_region_text(kind);
     char name[512];
     weft_region_desc desc = {
-        .name = name, .role = constructs[c].role, .paradigm = WEFT_PARADIGM_OPENMP};
+        .name = name, .role = weft_omp_region_role(kind), .paradigm = WEFT_PARADIGM_OPENMP};
     if (known && sym.file && sym.line) {
         weft_ctc_span file = {.text = sym.file, .len = (uint32_t)strlen(sym.file)};
         weft_omp_region_name(name, sizeof(name), text, file, sym.line);

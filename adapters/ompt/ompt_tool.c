@@ -64,6 +64,28 @@ static const char *grant_text(ompt_set_result_t result)
     }
 }
 
+/* X(event, the callback's type, weft's handler): every callback the tool
+ * registers, once. */
+#define WEFT_OMPT_CALLBACK_LIST(X)                                                                 \
+    X(parallel_begin, ompt_callback_parallel_begin_t, weft__ompt_parallel_begin)                   \
+    X(parallel_end, ompt_callback_parallel_end_t, weft__ompt_parallel_end)                         \
+    X(implicit_task, ompt_callback_implicit_task_t, weft__ompt_implicit_task)                      \
+    X(work, ompt_callback_work_t, weft__ompt_work)                                                 \
+    X(sync_region, ompt_callback_sync_region_t, weft__ompt_sync_region)                            \
+    X(masked, ompt_callback_masked_t, weft__ompt_masked)                                           \
+    X(mutex_acquire, ompt_callback_mutex_acquire_t, weft__ompt_mutex_acquire)                      \
+    X(mutex_acquired, ompt_callback_mutex_t, weft__ompt_mutex_acquired)                            \
+    X(mutex_released, ompt_callback_mutex_t, weft__ompt_mutex_released)                            \
+    X(nest_lock, ompt_callback_nest_lock_t, weft__ompt_nest_lock)                                  \
+    X(lock_init, ompt_callback_mutex_acquire_t, weft__ompt_lock_init)                              \
+    X(lock_destroy, ompt_callback_mutex_t, weft__ompt_lock_destroy)                                \
+    X(flush, ompt_callback_flush_t, weft__ompt_flush)                                              \
+    X(cancel, ompt_callback_cancel_t, weft__ompt_cancel)                                           \
+    X(task_create, ompt_callback_task_create_t, weft__ompt_task_create)                            \
+    X(task_schedule, ompt_callback_task_schedule_t, weft__ompt_task_schedule)                      \
+    X(dependences, ompt_callback_dependences_t, weft__ompt_dependences)                            \
+    X(control_tool, ompt_callback_control_tool_t, control_tool)
+
 static int initialize(ompt_function_lookup_t lookup, int initial_device_num, ompt_data_t *tool_data)
 {
     (void)initial_device_num, (void)tool_data;
@@ -78,30 +100,17 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num, omp
      * are the runtime's, not the program's constructs. */
     weft__ompt_set_runtime_address((const void *)(uintptr_t)lookup);
 
-    static const struct {
+    /* Each handler is converted to its callback's own type without a cast
+     * (a compound literal), so a handler whose signature differs from the
+     * OMPT header's does not compile (-Werror=incompatible-pointer-types);
+     * compound literals are not constants, so the table is not static. */
+    const struct {
         ompt_callbacks_t event;
         const char *name;
         ompt_callback_t fn;
     } callbacks[] = {
-#define CB(event, fn) {ompt_callback_##event, #event, (ompt_callback_t)(fn)}
-        CB(parallel_begin, weft__ompt_parallel_begin),
-        CB(parallel_end, weft__ompt_parallel_end),
-        CB(implicit_task, weft__ompt_implicit_task),
-        CB(work, weft__ompt_work),
-        CB(sync_region, weft__ompt_sync_region),
-        CB(masked, weft__ompt_masked),
-        CB(mutex_acquire, weft__ompt_mutex_acquire),
-        CB(mutex_acquired, weft__ompt_mutex_acquired),
-        CB(mutex_released, weft__ompt_mutex_released),
-        CB(nest_lock, weft__ompt_nest_lock),
-        CB(lock_init, weft__ompt_lock_init),
-        CB(lock_destroy, weft__ompt_lock_destroy),
-        CB(flush, weft__ompt_flush),
-        CB(cancel, weft__ompt_cancel),
-        CB(task_create, weft__ompt_task_create),
-        CB(task_schedule, weft__ompt_task_schedule),
-        CB(dependences, weft__ompt_dependences),
-        CB(control_tool, control_tool),
+#define CB(event, type, fn) {ompt_callback_##event, #event, (ompt_callback_t)(type){fn}},
+        WEFT_OMPT_CALLBACK_LIST(CB)
 #undef CB
     };
     unsigned registered = 0;

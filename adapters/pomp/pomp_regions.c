@@ -9,6 +9,7 @@
 #include "pomp_internal.h"
 #include "weft/alloc.h"
 #include "weft/log.h"
+#include "weft/openmp.h"
 #include "weft/recorder.h"
 
 /* Weak: defined in the region-initialisation unit `weft compile` links into
@@ -19,55 +20,50 @@ extern void POMP2_USER_Init_regions(void) __attribute__((weak));
 /* Serialises handle assignment; registering is rare (once per construct). */
 static pthread_mutex_t assign_mutex = PTHREAD_MUTEX_INITIALIZER;
 
-/* What a construct's regions are called and which roles they have. */
+/* Which regions (weft/openmp.h) make up a construct; NONE where it has no
+ * such part. */
+#define NONE WEFT_OMP_REGION_COUNT
 typedef struct construct_shape {
-    const char *main_text; /* "parallel", "for", ... NULL: the user region's name */
-    weft_region_role main_role;
-    const char *work_text; /* combined constructs: their worksharing part */
-    weft_region_role work_role;
-    const char *block_text; /* "single sblock", "section", "task" ... */
-    weft_region_role block_role;
-    const char *create_text; /* tasks: "create task" */
-    bool implicit_barrier;   /* OPARI2 may place an implicit barrier at its end */
+    weft_omp_region main; /* UNKNOWN for a user region or function: its own name */
+    weft_omp_region work; /* combined constructs: their worksharing part */
+    weft_omp_region block;
+    weft_omp_region create; /* tasks */
+    bool implicit_barrier;  /* OPARI2 may place an implicit barrier at its end */
+    bool named;             /* a user region or function, named by the CTC string */
 } construct_shape;
 
-#define R(role) WEFT_REGION_ROLE_##role
+#define K(kind) WEFT_OMP_##kind
 static const construct_shape shapes[WEFT_CTC_CONSTRUCT_COUNT] = {
-    [WEFT_CTC_UNKNOWN] = {"unknown", R(UNKNOWN), NULL, 0, NULL, 0, NULL, true},
-    [WEFT_CTC_PARALLEL] = {"parallel", R(PARALLEL), NULL, 0, NULL, 0, NULL, true},
-    [WEFT_CTC_FOR] = {"for", R(LOOP), NULL, 0, NULL, 0, NULL, true},
-    [WEFT_CTC_DO] = {"do", R(LOOP), NULL, 0, NULL, 0, NULL, true},
-    [WEFT_CTC_SECTIONS] = {"sections", R(SECTIONS), NULL, 0, "section", R(SECTION), NULL, true},
-    [WEFT_CTC_SINGLE] = {"single", R(SINGLE), NULL, 0, "single sblock", R(SINGLE_SBLOCK), NULL,
-                         true},
-    [WEFT_CTC_MASTER] = {"master", R(MASTER), NULL, 0, NULL, 0, NULL, false},
-    [WEFT_CTC_CRITICAL] = {"critical", R(CRITICAL), NULL, 0, "critical sblock", R(CRITICAL_SBLOCK),
-                           NULL, false},
-    [WEFT_CTC_ATOMIC] = {"atomic", R(ATOMIC), NULL, 0, NULL, 0, NULL, false},
-    [WEFT_CTC_BARRIER] = {"barrier", R(BARRIER), NULL, 0, NULL, 0, NULL, false},
-    [WEFT_CTC_FLUSH] = {"flush", R(FLUSH), NULL, 0, NULL, 0, NULL, false},
-    [WEFT_CTC_ORDERED] = {"ordered", R(ORDERED), NULL, 0, "ordered sblock", R(ORDERED_SBLOCK), NULL,
-                          false},
-    [WEFT_CTC_TASK] = {"task", R(TASK), NULL, 0, "task", R(TASK), "create task", false},
-    [WEFT_CTC_TASKUNTIED] = {"task", R(TASK), NULL, 0, "task", R(TASK), "create task", false},
-    [WEFT_CTC_TASKWAIT] = {"taskwait", R(TASK_WAIT), NULL, 0, NULL, 0, NULL, false},
-    [WEFT_CTC_WORKSHARE] = {"workshare", R(WORKSHARE), NULL, 0, NULL, 0, NULL, true},
-    [WEFT_CTC_PARALLEL_FOR] = {"parallel", R(PARALLEL), "for", R(LOOP), NULL, 0, NULL, true},
-    [WEFT_CTC_PARALLEL_DO] = {"parallel", R(PARALLEL), "do", R(LOOP), NULL, 0, NULL, true},
-    [WEFT_CTC_PARALLEL_SECTIONS] = {"parallel", R(PARALLEL), "sections", R(SECTIONS), "section",
-                                    R(SECTION), NULL, true},
-    [WEFT_CTC_PARALLEL_WORKSHARE] = {"parallel", R(PARALLEL), "workshare", R(WORKSHARE), NULL, 0,
-                                     NULL, true},
-    [WEFT_CTC_USER_REGION] = {NULL, R(CODE), NULL, 0, NULL, 0, NULL, false},
-    [WEFT_CTC_FUNCTION] = {NULL, R(FUNCTION), NULL, 0, NULL, 0, NULL, false},
+    [WEFT_CTC_UNKNOWN] = {K(UNKNOWN), NONE, NONE, NONE, true, false},
+    [WEFT_CTC_PARALLEL] = {K(PARALLEL), NONE, NONE, NONE, true, false},
+    [WEFT_CTC_FOR] = {K(FOR), NONE, NONE, NONE, true, false},
+    [WEFT_CTC_DO] = {K(DO), NONE, NONE, NONE, true, false},
+    [WEFT_CTC_SECTIONS] = {K(SECTIONS), NONE, K(SECTION), NONE, true, false},
+    [WEFT_CTC_SINGLE] = {K(SINGLE), NONE, K(SINGLE_SBLOCK), NONE, true, false},
+    [WEFT_CTC_MASTER] = {K(MASTER), NONE, NONE, NONE, false, false},
+    [WEFT_CTC_CRITICAL] = {K(CRITICAL), NONE, K(CRITICAL_SBLOCK), NONE, false, false},
+    [WEFT_CTC_ATOMIC] = {K(ATOMIC), NONE, NONE, NONE, false, false},
+    [WEFT_CTC_BARRIER] = {K(BARRIER), NONE, NONE, NONE, false, false},
+    [WEFT_CTC_FLUSH] = {K(FLUSH), NONE, NONE, NONE, false, false},
+    [WEFT_CTC_ORDERED] = {K(ORDERED), NONE, K(ORDERED_SBLOCK), NONE, false, false},
+    [WEFT_CTC_TASK] = {K(TASK), NONE, K(TASK), K(TASK_CREATE), false, false},
+    [WEFT_CTC_TASKUNTIED] = {K(TASK), NONE, K(TASK), K(TASK_CREATE), false, false},
+    [WEFT_CTC_TASKWAIT] = {K(TASKWAIT), NONE, NONE, NONE, false, false},
+    [WEFT_CTC_WORKSHARE] = {K(WORKSHARE), NONE, NONE, NONE, true, false},
+    [WEFT_CTC_PARALLEL_FOR] = {K(PARALLEL), K(FOR), NONE, NONE, true, false},
+    [WEFT_CTC_PARALLEL_DO] = {K(PARALLEL), K(DO), NONE, NONE, true, false},
+    [WEFT_CTC_PARALLEL_SECTIONS] = {K(PARALLEL), K(SECTIONS), K(SECTION), NONE, true, false},
+    [WEFT_CTC_PARALLEL_WORKSHARE] = {K(PARALLEL), K(WORKSHARE), NONE, NONE, true, false},
+    [WEFT_CTC_USER_REGION] = {K(UNKNOWN), NONE, NONE, NONE, false, true},
+    [WEFT_CTC_FUNCTION] = {K(UNKNOWN), NONE, NONE, NONE, false, true},
 };
-#undef R
+#undef K
 
-/* Registers "!$omp <text> @file:line" (or a user region's own name). The
- * region spans the construct's lines, or only `line` for the implicit
- * barrier at its end. */
-static weft_region define(const weft_ctc_region *ctc, const char *file, const char *text,
-                          weft_region_role role, uint32_t line)
+/* Registers "!$omp <text> @file:line" (or, with text NULL, a user region's
+ * own name). The region spans the construct's lines, or only `line` for the
+ * implicit barrier at its end. */
+static weft_region define_named(const weft_ctc_region *ctc, const char *file, const char *text,
+                                weft_region_role role, uint32_t line)
 {
     char name[512];
     weft_region_desc desc = {.name = name,
@@ -94,6 +90,13 @@ static weft_region define(const weft_ctc_region *ctc, const char *file, const ch
     if (weft_registry_region(weft_defs_global(), &desc, &region) != WEFT_OK)
         weft_log_error("cannot register OpenMP region '%s'; its events are not recorded", name);
     return region;
+}
+
+/* Registers the region of kind KIND (weft/openmp.h) of the construct. */
+static weft_region define(const weft_ctc_region *ctc, const char *file, weft_omp_region kind,
+                          uint32_t line)
+{
+    return define_named(ctc, file, weft_omp_region_text(kind), weft_omp_region_role(kind), line);
 }
 
 /* The lock a critical construct takes: one per critical name (all unnamed
@@ -139,39 +142,39 @@ static pomp_region *create_described(const weft_ctc_region *described)
     weft_ctc_construct construct =
         ctc.construct < WEFT_CTC_CONSTRUCT_COUNT ? ctc.construct : WEFT_CTC_UNKNOWN;
     const construct_shape *shape = &shapes[construct];
-    char critical_text[300];
-    const char *main_text = shape->main_text;
-    if (ctc.construct == WEFT_CTC_CRITICAL && ctc.critical_name.len) {
+    r->construct = construct;
+    weft_region main;
+    if (shape->named) {
+        main = define_named(&ctc, file, NULL, construct == WEFT_CTC_FUNCTION
+                                                  ? WEFT_REGION_ROLE_FUNCTION
+                                                  : WEFT_REGION_ROLE_CODE,
+                            ctc.begin_line);
+    } else if (construct == WEFT_CTC_CRITICAL && ctc.critical_name.len) {
+        char critical_text[300];
         snprintf(critical_text, sizeof(critical_text), "critical (%.*s)",
                  (int)ctc.critical_name.len, ctc.critical_name.text);
-        main_text = critical_text;
+        main = define_named(&ctc, file, critical_text, WEFT_REGION_ROLE_CRITICAL, ctc.begin_line);
+    } else {
+        main = define(&ctc, file, shape->main, ctc.begin_line);
     }
-    r->construct = construct;
-    weft_region main = define(&ctc, file, main_text, shape->main_role, ctc.begin_line);
     r->part[POMP_MAIN] = main;
-    r->part[POMP_WORK] =
-        shape->work_text ? define(&ctc, file, shape->work_text, shape->work_role, ctc.begin_line)
-                         : main;
+    r->part[POMP_WORK] = shape->work != NONE ? define(&ctc, file, shape->work, ctc.begin_line) : main;
     r->part[POMP_BLOCK] =
-        shape->block_text ? define(&ctc, file, shape->block_text, shape->block_role, ctc.begin_line)
-                          : main;
-    r->part[POMP_CREATE] = shape->create_text ? define(&ctc, file, shape->create_text,
-                                                       WEFT_REGION_ROLE_TASK_CREATE, ctc.begin_line)
-                                              : main;
+        shape->block != NONE ? define(&ctc, file, shape->block, ctc.begin_line) : main;
+    r->part[POMP_CREATE] =
+        shape->create != NONE ? define(&ctc, file, shape->create, ctc.begin_line) : main;
     r->part[POMP_BARRIER] = shape->implicit_barrier
-                                ? define(&ctc, file, "implicit barrier",
-                                         WEFT_REGION_ROLE_IMPLICIT_BARRIER, ctc.end_line)
+                                ? define(&ctc, file, WEFT_OMP_IMPLICIT_BARRIER, ctc.end_line)
                                 : main;
     /* An untied task ("task" with hasUntied=1) stays tied unless OPARI2 was
      * told to keep it: which POMP2 functions run decides, so define both. */
     bool untied = (construct == WEFT_CTC_TASK && (ctc.clauses & WEFT_CTC_HAS_UNTIED)) ||
                   construct == WEFT_CTC_TASKUNTIED;
     r->part[POMP_UNTIED_BLOCK] =
-        untied ? define(&ctc, file, "untied task", WEFT_REGION_ROLE_TASK_UNTIED, ctc.begin_line)
-               : r->part[POMP_BLOCK];
-    r->part[POMP_UNTIED_CREATE] = untied ? define(&ctc, file, "create untied task",
-                                                  WEFT_REGION_ROLE_TASK_CREATE, ctc.begin_line)
-                                         : r->part[POMP_CREATE];
+        untied ? define(&ctc, file, WEFT_OMP_UNTIED_TASK, ctc.begin_line) : r->part[POMP_BLOCK];
+    r->part[POMP_UNTIED_CREATE] = untied
+                                      ? define(&ctc, file, WEFT_OMP_UNTIED_TASK_CREATE, ctc.begin_line)
+                                      : r->part[POMP_CREATE];
     r->lock_id = ctc.construct == WEFT_CTC_CRITICAL ? critical_lock(&ctc) : UINT32_MAX;
     r->chunk = r->iteration = WEFT_INVALID_ID;
     return r;
@@ -309,13 +312,13 @@ weft_region weft__pomp_loop_subregion(const pomp_region *r, bool iteration)
     const char *file = weft_registry_string_text(reg, def.file);
     weft_ctc_span span = {file ? file : "", file ? (uint32_t)strlen(file) : 0};
     char name[512];
-    weft_omp_region_name(name, sizeof(name), iteration ? "for iteration" : "for chunk", span,
-                         def.begin_line);
+    weft_omp_region kind = iteration ? WEFT_OMP_LOOP_ITERATION : WEFT_OMP_LOOP_CHUNK;
+    weft_omp_region_name(name, sizeof(name), weft_omp_region_text(kind), span, def.begin_line);
     weft_region_desc desc = {.name = name,
                              .file = file,
                              .begin_line = def.begin_line,
                              .end_line = def.end_line,
-                             .role = WEFT_REGION_ROLE_LOOP,
+                             .role = weft_omp_region_role(kind),
                              .paradigm = WEFT_PARADIGM_OPENMP};
     weft_region region = WEFT_REGION_INVALID;
     if (weft_registry_region(reg, &desc, &region) == WEFT_OK) /* equal ones share an id */

@@ -1,0 +1,1 @@
+/* stands for the POMP adapter's private header */

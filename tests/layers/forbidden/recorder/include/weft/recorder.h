@@ -1,0 +1,1 @@
+/* stands for the recorder's public header */

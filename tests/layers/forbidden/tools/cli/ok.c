@@ -1,0 +1,3 @@
+/* Allowed: the lowest tools folder includes the public weft headers. */
+#include <stdio.h>
+#include "weft/status.h"
