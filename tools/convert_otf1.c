@@ -2,10 +2,10 @@
  * definitions, then the events of all streams merged in time order. Two
  * passes over the events: the first counts the threads of every fork (a
  * master's "parallel region", which OTF1 writes instead of fork/join), the
- * second converts. Processes without a parent are MPI processes, ranked in
- * the order of their ids; a process with a parent is a thread of it,
- * numbered in the order of its id among its siblings (VampirTrace's and
- * elg2otf's conventions). OTF1 has no lock events. */
+ * second converts. Every thread is an OTF process: VampirTrace's threads
+ * name their MPI process as parent, elg2otf's only belong to it by group
+ * and name (convert_otf1_procs.c); MPI processes are ranked in the order
+ * of their ids. OTF1 has no lock events. */
 #include "convert_otf1.h"
 
 #include <otf.h>

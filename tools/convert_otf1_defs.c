@@ -161,37 +161,6 @@ const char *otf1_named(const otf_table *t, uint32_t id)
     return n ? n->name : NULL;
 }
 
-/* Ranks of MPI processes, thread numbers of threads, masters' tables. */
-int otf1_arrange_processes(otf_convert *c)
-{
-    otf_proc *procs = c->procs.items;
-    for (uint32_t i = 0; i < c->procs.count; i++) {
-        if (procs[i].parent == 0)
-            procs[i].rank = c->ranks++;
-    }
-    for (uint32_t i = 0; i < c->procs.count; i++) {
-        otf_proc *p = &procs[i];
-        p->master = p->parent ? otf1_table_find(&c->procs, p->parent) : p;
-        if (!p->master || p->master->parent != 0) {
-            snprintf(c->err, sizeof(c->err),
-                     "process %u names the parent %u, which is not a process without a parent",
-                     p->id, p->parent);
-            return -1;
-        }
-        p->rank = p->master->rank;
-        p->thread = p->parent ? ++p->master->teams.thread_count : 0; /* in id order */
-    }
-    for (uint32_t i = 0; i < c->procs.count; i++) {
-        otf_proc *p = &procs[i];
-        if (p->parent == 0) {
-            p->teams.thread_count++;
-            if (!weft__convert_teams_alloc(&p->teams))
-                return -1;
-        }
-    }
-    return 0;
-}
-
 /* Kind, role and paradigm of a function from its group's and its own name
  * (LEGACY-FORMATS.md 2.4); f->kind and f->role are set, for the first pass
  * too. */
@@ -232,7 +201,7 @@ int otf1_define(otf_convert *c)
     otf_proc *procs = c->procs.items;
     for (uint32_t i = 0; i < c->procs.count; i++) {
         otf_proc *p = &procs[i];
-        if (p->parent == 0)
+        if (p->master == p)
             weft_registry_process(c->reg, p->rank, p->name, NULL);
         if (weft_registry_location_in_group(c->reg, NULL, p->thread, p->rank, &p->lane.loc) !=
             WEFT_OK)

@@ -1,6 +1,7 @@
 /* The OTF version 1 reader's internals, shared by convert_otf1.c (the
- * events and the driver) and convert_otf1_defs.c (the definitions' tables
- * and their registry definitions). Private to tools/. */
+ * events and the driver), convert_otf1_defs.c (the definitions' tables
+ * and their registry definitions) and convert_otf1_procs.c (which process
+ * is a thread of which). Private to tools/. */
 #ifndef WEFT_TOOLS_CONVERT_OTF1_INTERNAL_H
 #define WEFT_TOOLS_CONVERT_OTF1_INTERNAL_H
 
@@ -20,10 +21,10 @@ enum { KIND_REGION, KIND_FORK, KIND_IDLE };
 typedef struct otf_proc {
     uint32_t id, parent;
     char *name;
-    uint32_t rank, thread; /* location group, thread number */
-    struct otf_proc *master;
-    convert_lane lane;   /* stack: function ids (CONVERT_TEAM_BIT: began a team) */
-    convert_teams teams; /* masters */
+    uint32_t rank, thread;   /* location group, thread number */
+    struct otf_proc *master; /* itself for an MPI process */
+    convert_lane lane;       /* stack: function ids (CONVERT_TEAM_BIT: began a team) */
+    convert_teams teams;     /* masters */
 } otf_proc;
 
 typedef struct otf_func {
@@ -87,8 +88,10 @@ const char *otf1_named(const otf_table *t, uint32_t id);
 /* The definitions' handlers (sorting is the caller's). */
 void otf1_set_definition_handlers(OTF_HandlerArray *h, otf_convert *c);
 
-/* Ranks the MPI processes and numbers the threads; -1 (c->err) when a
- * process's parent is not an MPI process. */
+/* Ranks the MPI processes and numbers the threads (convert_otf1_procs.c):
+ * by the parent (VampirTrace), else by elg2otf's groups and names; what
+ * cannot be placed is an MPI process, said on stderr. -1 (c->err) when a
+ * process's parent has a parent, or out of memory. */
 int otf1_arrange_processes(otf_convert *c);
 
 /* Kind, role, paradigm and file of a function (f->kind and f->role set). */

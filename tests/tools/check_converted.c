@@ -8,11 +8,19 @@
  * region, the program region alone encloses the forks.
  *
  *   check_converted ANCHOR omp|mpi|hybrid [--metrics] [--from-otf1] [--no-main]
+ *   check_converted --same ANCHOR ANCHOR
+ *   check_converted ANCHOR --layout=N[,N...]
+ *
+ * --same: two conversions of one run (check_same.c says what must agree).
+ * --layout: only the locations: one location group per N, rank r holding
+ * threads 0 to N_r - 1, each a CPU thread in its group.
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "check_same.h"
 #include "otf2_trace.h"
 
 static int failures;
@@ -95,10 +103,56 @@ static void check_mpi(const trace_location_stats *loc, uint32_t rank)
     }
 }
 
+static int check_layout(const char *anchor, const char *layout)
+{
+    trace_model *model = NULL;
+    char err[512];
+    if (trace_load(anchor, NULL, &model, err, sizeof err) != 0) {
+        printf("check_converted: %s\n", err);
+        return 1;
+    }
+    uint64_t ranks = 0, locations = 0;
+    for (const char *p = layout;; p++) {
+        char *end;
+        unsigned long threads = strtoul(p, &end, 10);
+        if (end == p) {
+            printf("check_converted: a layout is numbers and commas, not '%s'\n", layout);
+            trace_free(model);
+            return 2;
+        }
+        for (unsigned long th = 0; th < threads; th++) {
+            const trace_location_stats *loc =
+                trace_location_by_id(model, ((uint64_t)th << 32) | ranks);
+            if (!loc || loc->group != ranks || loc->type != OTF2_LOCATION_TYPE_CPU_THREAD) {
+                printf("check_converted: no CPU thread %lu in location group %llu\n", th,
+                       (unsigned long long)ranks);
+                failures++;
+            }
+        }
+        locations += threads;
+        ranks++;
+        p = end;
+        if (*p != ',')
+            break;
+    }
+    expect("the trace", "location groups", model->location_group_count, ranks);
+    expect("the trace", "locations", model->location_count, locations);
+    trace_free(model);
+    if (!failures)
+        printf("check_converted: locations as laid out: %s\n", layout);
+    return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strncmp(argv[2], "--layout=", 9) == 0)
+        return check_layout(argv[1], argv[2] + 9);
+    if (argc == 4 && strcmp(argv[1], "--same") == 0)
+        return check_same(argv[2], argv[3]);
     if (argc < 3) {
-        fprintf(stderr, "usage: check_converted ANCHOR omp|mpi|hybrid [--metrics] [--from-otf1]\n");
+        fprintf(stderr, "usage: check_converted ANCHOR omp|mpi|hybrid [--metrics] [--from-otf1]\n"
+                        "       check_converted --same ANCHOR ANCHOR\n"
+                        "       check_converted ANCHOR --layout=N[,N...]\n");
         return 2;
     }
     bool omp = strcmp(argv[2], "mpi") != 0, mpi = strcmp(argv[2], "omp") != 0;
@@ -129,6 +183,8 @@ int main(int argc, char **argv)
                 continue;
             }
             expect(loc->name, "main", visits(loc, "main"), without_main ? 0 : 1);
+            expect(loc->name, "location group", loc->group, p);
+            expect(loc->name, "location type", loc->type, OTF2_LOCATION_TYPE_CPU_THREAD);
             /* The program region encloses everything on a master thread. */
             uint64_t programs = th == 0 ? 1 : 0;
             expect(loc->name, "program begins", loc->kind_counts[TRACE_EVENT_PROGRAM_BEGIN],
