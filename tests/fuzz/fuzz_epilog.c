@@ -26,12 +26,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
     elg_convert c = {0};
     uint64_t events = 0;
-    int status = elg_scan(&c, path, &events);
+    int status = weft__elg_scan(&c, path, &events);
     if (status < 0 && c.err[0] == '\0')
         abort(); /* every failure says why */
-    epilog_close(c.reader);
-    elg_events_free(&c);
-    elg_defs_free(&c.defs);
+    weft__epilog_close(c.reader);
+    weft__elg_events_free(&c);
+    weft__elg_defs_free(&c.defs);
     close(fd);
     return 0;
 }

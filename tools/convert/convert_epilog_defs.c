@@ -33,7 +33,7 @@ static bool grow(void **items, uint32_t *count, uint32_t id, size_t elem)
 #define GROW(defs, array, count, id)                                                               \
     grow((void **)&(defs)->array, &(defs)->count, id, sizeof(*(defs)->array))
 
-const char *elg_string(const elg_defs *d, uint32_t id)
+const char *weft__elg_string(const elg_defs *d, uint32_t id)
 {
     return id < d->string_count && d->strings[id] ? d->strings[id] : NULL;
 }
@@ -55,10 +55,10 @@ static int no_memory(elg_convert *c)
 static int read_string(elg_convert *c, epilog_fields *f, const epilog_record *rec)
 {
     elg_defs *d = &c->defs;
-    uint32_t id = epilog_u4(f);
-    uint8_t continuations = epilog_u1(f);
+    uint32_t id = weft__epilog_u4(f);
+    uint8_t continuations = weft__epilog_u1(f);
     size_t len;
-    const char *text = epilog_chars(f, &len);
+    const char *text = weft__epilog_chars(f, &len);
     if (!f->ok || id >= MAX_ID)
         return fail(c, rec, "not a string definition");
     if (!GROW(d, strings, string_count, id))
@@ -82,7 +82,7 @@ static int continue_string(elg_convert *c, epilog_fields *f, const epilog_record
         return fail(c, rec, "a string continuation without its string");
     c->string_continuations--;
     size_t len;
-    const char *more = epilog_chars(f, &len);
+    const char *more = weft__epilog_chars(f, &len);
     char *s = d->strings[c->continued_string];
     size_t old = strlen(s);
     char *longer = realloc(s, old + len + 1);
@@ -117,9 +117,9 @@ static int add_comm_bits(elg_convert *c, uint32_t cid, const uint8_t *bits, size
 static int read_comm(elg_convert *c, epilog_fields *f, const epilog_record *rec)
 {
     elg_defs *d = &c->defs;
-    uint32_t cid = epilog_u4(f);
-    uint8_t mode = epilog_u1(f);
-    uint32_t bytes = epilog_u4(f);
+    uint32_t cid = weft__epilog_u4(f);
+    uint8_t mode = weft__epilog_u1(f);
+    uint32_t bytes = weft__epilog_u4(f);
     if (!f->ok || cid >= MAX_ID || bytes > MAX_ID)
         return fail(c, rec, "not a communicator definition");
     if (!GROW(d, comms, comm_count, cid))
@@ -127,7 +127,7 @@ static int read_comm(elg_convert *c, epilog_fields *f, const epilog_record *rec)
     elg_comm *comm = &d->comms[cid];
     free(comm->ranks);
     *comm = (elg_comm){.defined = true, .world = mode == 1};
-    size_t here = epilog_left(f) < bytes ? epilog_left(f) : bytes;
+    size_t here = weft__epilog_left(f) < bytes ? weft__epilog_left(f) : bytes;
     c->comm_bytes_left = bytes - (uint32_t)here;
     c->comm_bytes_seen = here;
     c->continued_comm = cid;
@@ -138,7 +138,7 @@ static int continue_comm(elg_convert *c, epilog_fields *f, const epilog_record *
 {
     if (c->comm_bytes_left == 0)
         return fail(c, rec, "a communicator continuation without its communicator");
-    size_t here = epilog_left(f) < c->comm_bytes_left ? epilog_left(f) : c->comm_bytes_left;
+    size_t here = weft__epilog_left(f) < c->comm_bytes_left ? weft__epilog_left(f) : c->comm_bytes_left;
     int status = add_comm_bits(c, c->continued_comm, f->at, here, c->comm_bytes_seen);
     c->comm_bytes_left -= (uint32_t)here;
     c->comm_bytes_seen += here;
@@ -149,8 +149,8 @@ static int continue_comm(elg_convert *c, epilog_fields *f, const epilog_record *
 static int add_group_ranks(elg_convert *c, epilog_fields *f)
 {
     elg_group *g = &c->defs.groups[c->continued_group];
-    while (c->group_ranks_left > 0 && epilog_left(f) >= 4) {
-        g->ranks[g->size++] = epilog_u4(f);
+    while (c->group_ranks_left > 0 && weft__epilog_left(f) >= 4) {
+        g->ranks[g->size++] = weft__epilog_u4(f);
         c->group_ranks_left--;
     }
     return 0;
@@ -159,9 +159,9 @@ static int add_group_ranks(elg_convert *c, epilog_fields *f)
 static int read_group(elg_convert *c, epilog_fields *f, const epilog_record *rec)
 {
     elg_defs *d = &c->defs;
-    uint32_t gid = epilog_u4(f);
-    uint8_t mode = epilog_u1(f);
-    uint32_t count = epilog_u4(f);
+    uint32_t gid = weft__epilog_u4(f);
+    uint8_t mode = weft__epilog_u1(f);
+    uint32_t count = weft__epilog_u4(f);
     if (!f->ok || gid >= MAX_ID || count >= MAX_PROCESSES)
         return fail(c, rec, "not an MPI group definition");
     if (!GROW(d, groups, group_count, gid))
@@ -179,10 +179,10 @@ static int read_group(elg_convert *c, epilog_fields *f, const epilog_record *rec
 }
 
 /* One definition record into the tables; unknown ones are counted. */
-int elg_read_definition(elg_convert *c, const epilog_record *rec)
+int weft__elg_read_definition(elg_convert *c, const epilog_record *rec)
 {
     elg_defs *d = &c->defs;
-    epilog_fields f = epilog_fields_of(c->reader, rec);
+    epilog_fields f = weft__epilog_fields_of(c->reader, rec);
     uint32_t id;
     switch (rec->type) {
     case ELG_STRING:
@@ -200,7 +200,7 @@ int elg_read_definition(elg_convert *c, const epilog_record *rec)
             return fail(c, rec, "a group continuation without its group");
         return add_group_ranks(c, &f);
     case ELG_MPI_COMM_REF: {
-        uint32_t cid = epilog_u4(&f), gid = epilog_u4(&f);
+        uint32_t cid = weft__epilog_u4(&f), gid = weft__epilog_u4(&f);
         if (!f.ok || cid >= MAX_ID || gid >= MAX_ID)
             return fail(c, rec, "not a communicator reference");
         if (!GROW(d, comm_groups, comm_group_count, cid))
@@ -209,21 +209,21 @@ int elg_read_definition(elg_convert *c, const epilog_record *rec)
         return 0;
     }
     case ELG_NODE:
-        id = epilog_u4(&f);
+        id = weft__epilog_u4(&f);
         if (!f.ok || id >= MAX_ID || !GROW(d, nodes, node_count, id))
             return f.ok && id < MAX_ID ? no_memory(c) : fail(c, rec, "not a node definition");
-        epilog_u4(&f); /* machine */
-        epilog_u4(&f); /* cpus */
-        d->nodes[id] = (elg_node){.defined = true, .name = epilog_u4(&f)};
+        weft__epilog_u4(&f); /* machine */
+        weft__epilog_u4(&f); /* cpus */
+        d->nodes[id] = (elg_node){.defined = true, .name = weft__epilog_u4(&f)};
         return f.ok ? 0 : fail(c, rec, "a node definition cut short");
     case ELG_LOCATION:
-        id = epilog_u4(&f);
+        id = weft__epilog_u4(&f);
         if (!f.ok || id >= MAX_ID || !GROW(d, locations, location_count, id))
             return f.ok && id < MAX_ID ? no_memory(c) : fail(c, rec, "not a location definition");
-        epilog_u4(&f); /* machine */
-        d->locations[id] = (elg_location){.defined = true, .node = epilog_u4(&f)};
-        d->locations[id].process = epilog_u4(&f);
-        d->locations[id].thread = epilog_u4(&f);
+        weft__epilog_u4(&f); /* machine */
+        d->locations[id] = (elg_location){.defined = true, .node = weft__epilog_u4(&f)};
+        d->locations[id].process = weft__epilog_u4(&f);
+        d->locations[id].thread = weft__epilog_u4(&f);
         if (!f.ok || d->locations[id].process >= MAX_PROCESSES ||
             d->locations[id].thread >= MAX_THREADS)
             return fail(c, rec,
@@ -231,41 +231,41 @@ int elg_read_definition(elg_convert *c, const epilog_record *rec)
                         "number out of range");
         return 0;
     case ELG_FILE:
-        id = epilog_u4(&f);
+        id = weft__epilog_u4(&f);
         if (!f.ok || id >= MAX_ID || !GROW(d, files, file_count, id))
             return f.ok && id < MAX_ID ? no_memory(c) : fail(c, rec, "not a file definition");
-        d->files[id] = epilog_u4(&f) + 1; /* string id + 1; 0: undefined */
+        d->files[id] = weft__epilog_u4(&f) + 1; /* string id + 1; 0: undefined */
         return f.ok ? 0 : fail(c, rec, "a file definition cut short");
     case ELG_REGION: {
-        id = epilog_u4(&f);
+        id = weft__epilog_u4(&f);
         if (!f.ok || id >= MAX_ID || !GROW(d, regions, region_count, id))
             return f.ok && id < MAX_ID ? no_memory(c) : fail(c, rec, "not a region definition");
         elg_region *r = &d->regions[id];
-        *r = (elg_region){.defined = true, .name = epilog_u4(&f), .file = epilog_u4(&f)};
-        r->begin_line = epilog_u4(&f);
-        r->end_line = epilog_u4(&f);
-        epilog_u4(&f); /* description */
-        r->type = epilog_u1(&f);
+        *r = (elg_region){.defined = true, .name = weft__epilog_u4(&f), .file = weft__epilog_u4(&f)};
+        r->begin_line = weft__epilog_u4(&f);
+        r->end_line = weft__epilog_u4(&f);
+        weft__epilog_u4(&f); /* description */
+        r->type = weft__epilog_u1(&f);
         return f.ok ? 0 : fail(c, rec, "a region definition cut short");
     }
     case ELG_CALL_SITE:
-        id = epilog_u4(&f);
+        id = weft__epilog_u4(&f);
         if (!f.ok || id >= MAX_ID || !GROW(d, call_sites, call_site_count, id))
             return f.ok && id < MAX_ID ? no_memory(c) : fail(c, rec, "not a call site");
-        epilog_u4(&f);                         /* file */
-        epilog_u4(&f);                         /* line */
-        d->call_sites[id] = epilog_u4(&f) + 1; /* entered region + 1 */
+        weft__epilog_u4(&f);                         /* file */
+        weft__epilog_u4(&f);                         /* line */
+        d->call_sites[id] = weft__epilog_u4(&f) + 1; /* entered region + 1 */
         return f.ok ? 0 : fail(c, rec, "a call site cut short");
     case ELG_METRIC: {
         if (d->metric_count >= ELG_MAX_METRICS)
             return fail(c, rec, "more metrics than weft records (64)");
         elg_metric *m = &d->metrics[d->metric_count++];
-        epilog_u4(&f); /* id: metrics are used in definition order */
-        m->name = epilog_u4(&f);
-        m->description = epilog_u4(&f);
-        m->float_values = epilog_u1(&f) == 1;
-        m->mode = epilog_u1(&f);
-        m->interval = epilog_u1(&f);
+        weft__epilog_u4(&f); /* id: metrics are used in definition order */
+        m->name = weft__epilog_u4(&f);
+        m->description = weft__epilog_u4(&f);
+        m->float_values = weft__epilog_u1(&f) == 1;
+        m->mode = weft__epilog_u1(&f);
+        m->interval = weft__epilog_u1(&f);
         return f.ok ? 0 : fail(c, rec, "a metric definition cut short");
     }
     case 3:
@@ -297,7 +297,7 @@ int elg_read_definition(elg_convert *c, const epilog_record *rec)
     }
 }
 
-int elg_resolve_comm_groups(elg_convert *c, uint32_t processes)
+int weft__elg_resolve_comm_groups(elg_convert *c, uint32_t processes)
 {
     elg_defs *d = &c->defs;
     for (uint32_t cid = 0; cid < d->comm_group_count; cid++) {
@@ -326,7 +326,7 @@ int elg_resolve_comm_groups(elg_convert *c, uint32_t processes)
     return 0;
 }
 
-void elg_defs_free(elg_defs *d)
+void weft__elg_defs_free(elg_defs *d)
 {
     for (uint32_t i = 0; i < d->group_count; i++)
         free(d->groups[i].ranks);

@@ -144,52 +144,52 @@ typedef struct elg_convert {
  * counts the threads of every fork. 0 with *events the number of events;
  * -2 when the file cannot be opened or is not EPILOG, -1 when it is
  * damaged (c->err says where and how). */
-int elg_scan(elg_convert *c, const char *path, uint64_t *events);
+int weft__elg_scan(elg_convert *c, const char *path, uint64_t *events);
 
-/* Decodes an event record of a merged trace: elg_decode_raw, then
- * elg_check_references. -1 with c->err when it is damaged, 1 for a record
+/* Decodes an event record of a merged trace: weft__elg_decode_raw, then
+ * weft__elg_check_references. -1 with c->err when it is damaged, 1 for a record
  * type weft does not convert. */
-int elg_decode_event(elg_convert *c, const epilog_record *rec, elg_event *e);
+int weft__elg_decode_event(elg_convert *c, const epilog_record *rec, elg_event *e);
 
 /* Decodes the fields of an event record, its ids as they are in the file. */
-int elg_decode_raw(elg_convert *c, const epilog_record *rec, elg_event *e);
+int weft__elg_decode_raw(elg_convert *c, const epilog_record *rec, elg_event *e);
 
 /* Checks that the (global) ids an event refers to are defined. */
-int elg_check_references(elg_convert *c, const epilog_record *rec, elg_event *e);
+int weft__elg_check_references(elg_convert *c, const epilog_record *rec, elg_event *e);
 
 /* First pass over one event: the team size of every fork. */
-int elg_count_event(elg_convert *c, const elg_event *e);
+int weft__elg_count_event(elg_convert *c, const elg_event *e);
 
 /* Second pass: converts one event into the trace writer's events. */
-int elg_convert_event(elg_convert *c, const elg_event *e);
+int weft__elg_convert_event(elg_convert *c, const elg_event *e);
 
 /* Closes what the input left open, at each location's last time. */
-int elg_close_open_regions(elg_convert *c, uint64_t *closed);
+int weft__elg_close_open_regions(elg_convert *c, uint64_t *closed);
 
-void elg_events_free(elg_convert *c);
+void weft__elg_events_free(elg_convert *c);
 
 /* Reads one definition record into c->defs; -1 with c->err set when it is
  * damaged. */
-int elg_read_definition(elg_convert *c, const epilog_record *rec);
+int weft__elg_read_definition(elg_convert *c, const epilog_record *rec);
 
 /* EPIK archives: makes the communicators of the MPI_COMM_REF records from
  * their groups (processes ranks in all). -1 when one names an undefined
  * group. */
-int elg_resolve_comm_groups(elg_convert *c, uint32_t processes);
+int weft__elg_resolve_comm_groups(elg_convert *c, uint32_t processes);
 
 /* The text of string id, or NULL. */
-const char *elg_string(const elg_defs *d, uint32_t id);
+const char *weft__elg_string(const elg_defs *d, uint32_t id);
 
-void elg_defs_free(elg_defs *d);
+void weft__elg_defs_free(elg_defs *d);
 
 /* EPIK archive directories (convert_epik.c): the definitions and maps;
  * each rank's event file, opened for one pass; the next event of all ranks
  * in time order, in global ids and time (1; 0 at the end; -1 on damage). */
-int elg_archive_read_definitions(elg_convert *c, const char *dir);
-int elg_archive_open_events(elg_convert *c);
-int elg_archive_next(elg_convert *c, elg_event *e);
-void elg_archive_close_events(elg_convert *c);
-void elg_archive_free(elg_convert *c);
+int weft__elg_archive_read_definitions(elg_convert *c, const char *dir);
+int weft__elg_archive_open_events(elg_convert *c);
+int weft__elg_archive_next(elg_convert *c, elg_event *e);
+void weft__elg_archive_close_events(elg_convert *c);
+void weft__elg_archive_free(elg_convert *c);
 
 /* What weft convert asks for. */
 typedef struct elg_options {

@@ -27,7 +27,7 @@ static int read_definitions(elg_convert *c, bool keep)
 {
     epilog_record rec;
     int more;
-    while ((more = epilog_next(c->reader, &rec, c->err, sizeof(c->err))) == 1) {
+    while ((more = weft__epilog_next(c->reader, &rec, c->err, sizeof(c->err))) == 1) {
         if (rec.type == ELG_LAST_DEF)
             return 0;
         if (rec.type >= 100) {
@@ -35,7 +35,7 @@ static int read_definitions(elg_convert *c, bool keep)
             c->have_pending = true;
             return 0;
         }
-        if (keep && elg_read_definition(c, &rec))
+        if (keep && weft__elg_read_definition(c, &rec))
             return -1;
     }
     return more < 0 ? -1 : 0;
@@ -52,7 +52,7 @@ static int merged_next(elg_convert *c, elg_event *e)
             rec = c->pending;
             c->have_pending = false;
         } else {
-            more = epilog_next(c->reader, &rec, c->err, sizeof(c->err));
+            more = weft__epilog_next(c->reader, &rec, c->err, sizeof(c->err));
         }
         if (more != 1)
             return more;
@@ -60,7 +60,7 @@ static int merged_next(elg_convert *c, elg_event *e)
             c->unknown_definitions += c->counting && rec.type != ELG_LAST_DEF;
             continue;
         }
-        int decoded = elg_decode_event(c, &rec, e);
+        int decoded = weft__elg_decode_event(c, &rec, e);
         if (decoded <= 0)
             return decoded < 0 ? -1 : 1;
         c->unknown_events += c->counting;
@@ -70,7 +70,7 @@ static int merged_next(elg_convert *c, elg_event *e)
 /* The next event in time order, of either kind of input. */
 static int next_event(elg_convert *c, elg_event *e)
 {
-    return c->archive ? elg_archive_next(c, e) : merged_next(c, e);
+    return c->archive ? weft__elg_archive_next(c, e) : merged_next(c, e);
 }
 
 /* Per-process tables, sized from the locations. */
@@ -118,7 +118,7 @@ static int first_pass(elg_convert *c, uint64_t *events)
     *events = 0;
     c->counting = true;
     while ((more = next_event(c, &e)) == 1) {
-        if (elg_count_event(c, &e))
+        if (weft__elg_count_event(c, &e))
             return -1;
         (*events)++;
     }
@@ -172,9 +172,9 @@ static int define_regions(elg_convert *c)
         c->regions[rid] = WEFT_REGION_INVALID;
         if (!r->defined)
             continue;
-        const char *name = elg_string(d, r->name);
+        const char *name = weft__elg_string(d, r->name);
         const char *file = r->file < d->file_count && d->files[r->file]
-                               ? elg_string(d, d->files[r->file] - 1)
+                               ? weft__elg_string(d, d->files[r->file] - 1)
                                : NULL;
         weft_region_desc desc = {.name = name ? name : "(unnamed region)",
                                  .file = file,
@@ -196,7 +196,7 @@ static int define_locations(elg_convert *c)
         if (!l->defined)
             continue;
         const char *host = l->node < d->node_count && d->nodes[l->node].defined
-                               ? elg_string(d, d->nodes[l->node].name)
+                               ? weft__elg_string(d, d->nodes[l->node].name)
                                : NULL;
         weft_registry_process(c->reg, l->process, host ? host : "unknown node", NULL);
         weft_location loc;
@@ -256,15 +256,15 @@ static int define_metrics(elg_convert *c)
             fprintf(stderr,
                     "weft convert: the metric '%s' has floating-point values, which "
                     "weft does not convert; the trace has no metrics\n",
-                    elg_string(d, m->name) ? elg_string(d, m->name) : "?");
+                    weft__elg_string(d, m->name) ? weft__elg_string(d, m->name) : "?");
             return 0;
         }
-        const char *name = elg_string(d, m->name);
+        const char *name = weft__elg_string(d, m->name);
         /* counter (0) from the start (0): accumulated; sample (2): absolute */
         uint8_t mode =
             m->mode == 2 ? WEFT_METRIC_MODE_ABSOLUTE_POINT : WEFT_METRIC_MODE_ACCUMULATED_START;
         members[i] = (weft_metric_member_desc){.name = name ? name : "metric",
-                                               .description = elg_string(d, m->description),
+                                               .description = weft__elg_string(d, m->description),
                                                .unit = "#",
                                                .source = name && strncmp(name, "PAPI_", 5) == 0
                                                              ? WEFT_METRIC_SOURCE_PAPI
@@ -286,7 +286,7 @@ static int second_pass(elg_convert *c, const elg_options *o, uint64_t announced)
     int more;
     uint64_t read = 0;
     while ((more = next_event(c, &e)) == 1) {
-        if (elg_convert_event(c, &e))
+        if (weft__elg_convert_event(c, &e))
             return -1;
         weft__cli_progress_update(&progress, ++read, 0);
     }
@@ -329,13 +329,13 @@ static bool is_directory(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int elg_scan(elg_convert *c, const char *path, uint64_t *events)
+int weft__elg_scan(elg_convert *c, const char *path, uint64_t *events)
 {
     if (is_directory(path)) {
-        if (elg_archive_read_definitions(c, path))
+        if (weft__elg_archive_read_definitions(c, path))
             return c->reader || c->archive ? -1 : -2;
     } else {
-        c->reader = epilog_open(path, c->err, sizeof(c->err));
+        c->reader = weft__epilog_open(path, c->err, sizeof(c->err));
         if (!c->reader)
             return -2;
         if (read_definitions(c, true))
@@ -346,11 +346,11 @@ int elg_scan(elg_convert *c, const char *path, uint64_t *events)
         snprintf(c->err, sizeof(c->err), "out of memory");
         return -1;
     }
-    if (c->archive && (elg_resolve_comm_groups(c, c->process_count) || elg_archive_open_events(c)))
+    if (c->archive && (weft__elg_resolve_comm_groups(c, c->process_count) || weft__elg_archive_open_events(c)))
         return -1;
     int status = first_pass(c, events) < 0 ? -1 : 0;
     if (c->archive)
-        elg_archive_close_events(c);
+        weft__elg_archive_close_events(c);
     return status;
 }
 
@@ -358,17 +358,17 @@ int elg_scan(elg_convert *c, const char *path, uint64_t *events)
 static int reopen(elg_convert *c, const char *path)
 {
     if (c->archive)
-        return elg_archive_open_events(c);
-    epilog_close(c->reader);
+        return weft__elg_archive_open_events(c);
+    weft__epilog_close(c->reader);
     c->have_pending = false;
-    c->reader = epilog_open(path, c->err, sizeof(c->err));
+    c->reader = weft__epilog_open(path, c->err, sizeof(c->err));
     return c->reader ? read_definitions(c, false) : -1;
 }
 
 static int convert(elg_convert *c, const elg_options *o)
 {
     uint64_t announced = 0;
-    int scanned = elg_scan(c, o->input, &announced);
+    int scanned = weft__elg_scan(c, o->input, &announced);
     if (scanned == -2) {
         fprintf(stderr, "weft convert: %s\n", c->err);
         return 1;
@@ -383,7 +383,7 @@ static int convert(elg_convert *c, const elg_options *o)
         snprintf(c->err, sizeof(c->err), "out of memory defining the trace");
         return reader_error(c, o->input);
     }
-    if (second_pass(c, o, announced) < 0 || elg_close_open_regions(c, &closed))
+    if (second_pass(c, o, announced) < 0 || weft__elg_close_open_regions(c, &closed))
         return reader_error(c, o->input);
     if (weft__convert_output_close(&c->out, ELG_TICKS_PER_SECOND) != WEFT_OK) {
         fprintf(stderr, "weft convert: writing '%s' failed\n", o->output);
@@ -399,9 +399,9 @@ int weft__convert_epilog(const elg_options *o)
     int status = convert(&c, o);
     weft__convert_output_abandon(&c.out, ELG_TICKS_PER_SECOND, o->keep_partial, o->output);
     if (!c.archive)
-        epilog_close(c.reader);
-    elg_archive_free(&c);
-    elg_events_free(&c);
-    elg_defs_free(&c.defs);
+        weft__epilog_close(c.reader);
+    weft__elg_archive_free(&c);
+    weft__elg_events_free(&c);
+    weft__elg_defs_free(&c.defs);
     return status;
 }

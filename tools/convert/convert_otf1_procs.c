@@ -113,7 +113,7 @@ static const otf_proc *contradiction(const otf_convert *c, const name_index *ix,
     char owner[64];
     uint32_t thread;
     for (uint32_t i = 0; i < g->count; i++) {
-        const otf_proc *q = i ? otf1_table_find(&c->procs, g->members[i]) : m;
+        const otf_proc *q = i ? weft__otf1_table_find(&c->procs, g->members[i]) : m;
         if (!q || q->parent)
             continue;
         const otf_proc *by =
@@ -129,7 +129,7 @@ static const otf_proc *contradiction(const otf_convert *c, const name_index *ix,
  * others its threads numbered by their position. */
 static void use_group(otf_convert *c, const name_index *ix, const otf_group *g, oddity *odd)
 {
-    otf_proc *m = g->count ? otf1_table_find(&c->procs, g->members[0]) : NULL;
+    otf_proc *m = g->count ? weft__otf1_table_find(&c->procs, g->members[0]) : NULL;
     const otf_proc *q;
     uint32_t at = 0;
     if (!can_lead(m)) {
@@ -148,7 +148,7 @@ static void use_group(otf_convert *c, const name_index *ix, const otf_group *g, 
     }
     m->master = m;
     for (uint32_t i = 1; i < g->count && i < THREAD_LIMIT; i++) {
-        otf_proc *p = otf1_table_find(&c->procs, g->members[i]);
+        otf_proc *p = weft__otf1_table_find(&c->procs, g->members[i]);
         if (!p) {
             note(&odd[ODD_MEMBER], "group %u (\"%s\") names the undefined process %u: left out",
                  g->id, g->name, g->members[i]);
@@ -233,7 +233,7 @@ static int place(otf_convert *c, otf_proc **list)
         otf_proc *p = &procs[i];
         if (p->parent == 0)
             continue;
-        p->master = otf1_table_find(&c->procs, p->parent);
+        p->master = weft__otf1_table_find(&c->procs, p->parent);
         if (!p->master || p->master->parent != 0) {
             snprintf(c->err, sizeof(c->err),
                      "process %u names the parent %u, which is not a process without a parent",
@@ -273,7 +273,7 @@ static int place(otf_convert *c, otf_proc **list)
 }
 
 /* Ranks of MPI processes, thread numbers of threads, masters' tables. */
-int otf1_arrange_processes(otf_convert *c)
+int weft__otf1_arrange_processes(otf_convert *c)
 {
     otf_proc **list = malloc((c->procs.count ? c->procs.count : 1) * sizeof(*list));
     if (!list) {

@@ -80,30 +80,30 @@ typedef struct otf_convert {
 
 /* Tables of entries that start with their OTF id, sorted by it once the
  * definitions are read. */
-void *otf1_table_add(otf_table *t, uint32_t id);
-void otf1_table_sort(otf_table *t);
-void *otf1_table_find(const otf_table *t, uint32_t id);
-const char *otf1_named(const otf_table *t, uint32_t id);
+void *weft__otf1_table_add(otf_table *t, uint32_t id);
+void weft__otf1_table_sort(otf_table *t);
+void *weft__otf1_table_find(const otf_table *t, uint32_t id);
+const char *weft__otf1_named(const otf_table *t, uint32_t id);
 
 /* The definitions' handlers (sorting is the caller's). */
-void otf1_set_definition_handlers(OTF_HandlerArray *h, otf_convert *c);
+void weft__otf1_set_definition_handlers(OTF_HandlerArray *h, otf_convert *c);
 
 /* Ranks the MPI processes and numbers the threads (convert_otf1_procs.c):
  * by the parent (VampirTrace), else by elg2otf's groups and names; what
  * cannot be placed is an MPI process, said on stderr. -1 (c->err) when a
  * process's parent has a parent, or out of memory. */
-int otf1_arrange_processes(otf_convert *c);
+int weft__otf1_arrange_processes(otf_convert *c);
 
 /* Kind, role, paradigm and file of a function (f->kind and f->role set). */
-void otf1_classify(const otf_convert *c, otf_func *f, weft_region_desc *desc);
+void weft__otf1_classify(const otf_convert *c, otf_func *f, weft_region_desc *desc);
 
 /* Locations, regions and metric classes into c->reg; -1 when out of memory. */
-int otf1_define(otf_convert *c);
+int weft__otf1_define(otf_convert *c);
 
 /* The MPI communicator of a process group, defined on first use. */
-weft_comm otf1_comm_of(otf_convert *c, otf_group *g);
+weft_comm weft__otf1_comm_of(otf_convert *c, otf_group *g);
 
-void otf1_free_tables(otf_convert *c);
+void weft__otf1_free_tables(otf_convert *c);
 
 /* Sets one handler of an OTF handler array with c as its first argument.
  * OTF takes every handler as one type; void (*)(void) converts to any. */

@@ -31,7 +31,7 @@ static bool read_bytes(epilog_reader *r, void *buf, unsigned len)
     return got == (int)len;
 }
 
-epilog_reader *epilog_open(const char *path, char *err, size_t err_len)
+epilog_reader *weft__epilog_open(const char *path, char *err, size_t err_len)
 {
     epilog_reader *r = calloc(1, sizeof(*r));
     if (!r) {
@@ -51,7 +51,7 @@ epilog_reader *epilog_open(const char *path, char *err, size_t err_len)
     if (!whole || memcmp(header, "EPILOG", 7) != 0) {
         snprintf(err, err_len, "'%s' is not an EPILOG file (it does not start with \"EPILOG\")",
                  path);
-        epilog_close(r);
+        weft__epilog_close(r);
         return NULL;
     }
     r->version = header[7] * 1000u + header[8];
@@ -60,14 +60,14 @@ epilog_reader *epilog_open(const char *path, char *err, size_t err_len)
                  "'%s': EPILOG version %u.%u, byte order %u; weft convert reads version 1.x, "
                  "byte order 1 or 2",
                  path, header[7], header[8], header[9]);
-        epilog_close(r);
+        weft__epilog_close(r);
         return NULL;
     }
     r->big_endian = header[9] == 2;
     return r;
 }
 
-int epilog_next(epilog_reader *r, epilog_record *rec, char *err, size_t err_len)
+int weft__epilog_next(epilog_reader *r, epilog_record *rec, char *err, size_t err_len)
 {
     uint8_t frame[2];
     uint64_t offset = r->position;
@@ -91,27 +91,27 @@ int epilog_next(epilog_reader *r, epilog_record *rec, char *err, size_t err_len)
     return 1;
 }
 
-unsigned epilog_version(const epilog_reader *r)
+unsigned weft__epilog_version(const epilog_reader *r)
 {
     return r->version;
 }
 
-bool epilog_big_endian(const epilog_reader *r)
+bool weft__epilog_big_endian(const epilog_reader *r)
 {
     return r->big_endian;
 }
 
-uint64_t epilog_position(const epilog_reader *r)
+uint64_t weft__epilog_position(const epilog_reader *r)
 {
     return r->position;
 }
 
-bool epilog_compressed(const epilog_reader *r)
+bool weft__epilog_compressed(const epilog_reader *r)
 {
     return r->compressed;
 }
 
-void epilog_close(epilog_reader *r)
+void weft__epilog_close(epilog_reader *r)
 {
     if (!r)
         return;
@@ -120,7 +120,7 @@ void epilog_close(epilog_reader *r)
     free(r);
 }
 
-epilog_fields epilog_fields_of(const epilog_reader *r, const epilog_record *rec)
+epilog_fields weft__epilog_fields_of(const epilog_reader *r, const epilog_record *rec)
 {
     return (epilog_fields){rec->body, rec->body + rec->length, r->big_endian != host_big_endian(),
                            true};
@@ -140,35 +140,35 @@ static void take(epilog_fields *f, void *out, size_t n)
     f->at += n;
 }
 
-uint8_t epilog_u1(epilog_fields *f)
+uint8_t weft__epilog_u1(epilog_fields *f)
 {
     uint8_t v;
     take(f, &v, 1);
     return v;
 }
 
-uint32_t epilog_u4(epilog_fields *f)
+uint32_t weft__epilog_u4(epilog_fields *f)
 {
     uint32_t v;
     take(f, &v, 4);
     return v;
 }
 
-uint64_t epilog_u8(epilog_fields *f)
+uint64_t weft__epilog_u8(epilog_fields *f)
 {
     uint64_t v;
     take(f, &v, 8);
     return v;
 }
 
-double epilog_d8(epilog_fields *f)
+double weft__epilog_d8(epilog_fields *f)
 {
     double v;
     take(f, &v, 8);
     return v;
 }
 
-const char *epilog_chars(epilog_fields *f, size_t *len)
+const char *weft__epilog_chars(epilog_fields *f, size_t *len)
 {
     const uint8_t *start = f->at;
     const uint8_t *nul = memchr(start, '\0', (size_t)(f->end - start));
@@ -177,7 +177,7 @@ const char *epilog_chars(epilog_fields *f, size_t *len)
     return (const char *)start;
 }
 
-size_t epilog_left(const epilog_fields *f)
+size_t weft__epilog_left(const epilog_fields *f)
 {
     return (size_t)(f->end - f->at);
 }

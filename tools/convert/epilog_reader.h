@@ -55,27 +55,27 @@ typedef struct epilog_reader epilog_reader;
 typedef struct epilog_record {
     uint8_t type;
     uint8_t length;      /* body bytes */
-    const uint8_t *body; /* valid until the next epilog_next */
+    const uint8_t *body; /* valid until the next weft__epilog_next */
     uint64_t offset;     /* of the record in the (uncompressed) file */
 } epilog_record;
 
 /* Opens PATH and reads its header. On failure returns NULL and writes one
  * line (no newline) into err: cannot open, not EPILOG, unknown version. */
-epilog_reader *epilog_open(const char *path, char *err, size_t err_len);
+epilog_reader *weft__epilog_open(const char *path, char *err, size_t err_len);
 
 /* The next record: 1, or 0 at the end of the file, or -1 when the file
  * ends inside a record (err says where). */
-int epilog_next(epilog_reader *r, epilog_record *rec, char *err, size_t err_len);
+int weft__epilog_next(epilog_reader *r, epilog_record *rec, char *err, size_t err_len);
 
 /* The header: version and byte order. */
-unsigned epilog_version(const epilog_reader *r); /* major * 1000 + minor */
-bool epilog_big_endian(const epilog_reader *r);
+unsigned weft__epilog_version(const epilog_reader *r); /* major * 1000 + minor */
+bool weft__epilog_big_endian(const epilog_reader *r);
 
 /* Bytes read so far (uncompressed) and whether the file is gzip-compressed. */
-uint64_t epilog_position(const epilog_reader *r);
-bool epilog_compressed(const epilog_reader *r);
+uint64_t weft__epilog_position(const epilog_reader *r);
+bool weft__epilog_compressed(const epilog_reader *r);
 
-void epilog_close(epilog_reader *r);
+void weft__epilog_close(epilog_reader *r);
 
 /* Reading a record body field by field, in the file's byte order. A read
  * past the end sets ok to false and gives 0 (or ""). */
@@ -85,15 +85,15 @@ typedef struct epilog_fields {
     bool ok;
 } epilog_fields;
 
-epilog_fields epilog_fields_of(const epilog_reader *r, const epilog_record *rec);
-uint8_t epilog_u1(epilog_fields *f);
-uint32_t epilog_u4(epilog_fields *f);
-uint64_t epilog_u8(epilog_fields *f);
-double epilog_d8(epilog_fields *f);
+epilog_fields weft__epilog_fields_of(const epilog_reader *r, const epilog_record *rec);
+uint8_t weft__epilog_u1(epilog_fields *f);
+uint32_t weft__epilog_u4(epilog_fields *f);
+uint64_t weft__epilog_u8(epilog_fields *f);
+double weft__epilog_d8(epilog_fields *f);
 /* A NUL-terminated string, or the bytes up to the end of the body (then
  * *len tells how many; the text is not terminated). */
-const char *epilog_chars(epilog_fields *f, size_t *len);
+const char *weft__epilog_chars(epilog_fields *f, size_t *len);
 /* Bytes left in the body. */
-size_t epilog_left(const epilog_fields *f);
+size_t weft__epilog_left(const epilog_fields *f);
 
 #endif /* WEFT_TOOLS_EPILOG_READER_H */

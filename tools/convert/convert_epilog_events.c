@@ -55,26 +55,26 @@ static void read_metrics(elg_convert *c, epilog_fields *f, elg_event *e)
 {
     e->has_metrics = c->defs.metric_count > 0;
     for (uint32_t i = 0; i < c->defs.metric_count; i++)
-        e->metrics[i] = epilog_u8(f);
+        e->metrics[i] = weft__epilog_u8(f);
 }
 
-int elg_decode_event(elg_convert *c, const epilog_record *rec, elg_event *e)
+int weft__elg_decode_event(elg_convert *c, const epilog_record *rec, elg_event *e)
 {
-    int status = elg_decode_raw(c, rec, e);
-    return status ? status : elg_check_references(c, rec, e);
+    int status = weft__elg_decode_raw(c, rec, e);
+    return status ? status : weft__elg_check_references(c, rec, e);
 }
 
-int elg_decode_raw(elg_convert *c, const epilog_record *rec, elg_event *e)
+int weft__elg_decode_raw(elg_convert *c, const epilog_record *rec, elg_event *e)
 {
     memset(e, 0, sizeof(*e));
     e->type = rec->type;
     int rest = rest_size(c, rec->type);
     if (rest < 0)
         return 1; /* not an event weft converts: skipped by the caller */
-    epilog_fields f = epilog_fields_of(c->reader, rec);
+    epilog_fields f = weft__epilog_fields_of(c->reader, rec);
     /* The location is there only in files of several locations. */
     if (rec->length == 12 + rest) {
-        e->lid = epilog_u4(&f);
+        e->lid = weft__epilog_u4(&f);
     } else if (rec->length == 8 + rest) {
         e->lid = 0;
     } else {
@@ -82,37 +82,37 @@ int elg_decode_raw(elg_convert *c, const epilog_record *rec, elg_event *e)
         snprintf(what, sizeof(what), "expected %d or %d bytes for this event", 8 + rest, 12 + rest);
         return damaged(c, rec, what);
     }
-    e->time = epilog_d8(&f);
+    e->time = weft__epilog_d8(&f);
     switch (rec->type) {
     case ELG_ENTER:
-        e->region = epilog_u4(&f);
+        e->region = weft__epilog_u4(&f);
         read_metrics(c, &f, e);
         break;
     case ELG_ENTER_CS:
-        e->region = epilog_u4(&f); /* the call site, resolved by elg_check_references */
+        e->region = weft__epilog_u4(&f); /* the call site, resolved by weft__elg_check_references */
         read_metrics(c, &f, e);
         break;
     case ELG_MPI_SEND:
-        e->peer = epilog_u4(&f);
-        e->comm = epilog_u4(&f);
-        e->tag = epilog_u4(&f);
-        e->bytes = epilog_u4(&f);
+        e->peer = weft__epilog_u4(&f);
+        e->comm = weft__epilog_u4(&f);
+        e->tag = weft__epilog_u4(&f);
+        e->bytes = weft__epilog_u4(&f);
         break;
     case ELG_MPI_RECV:
-        e->peer = epilog_u4(&f);
-        e->comm = epilog_u4(&f);
-        e->tag = epilog_u4(&f);
+        e->peer = weft__epilog_u4(&f);
+        e->comm = weft__epilog_u4(&f);
+        e->tag = weft__epilog_u4(&f);
         break;
     case ELG_MPI_COLLEXIT:
         read_metrics(c, &f, e);
-        e->root = epilog_u4(&f);
-        e->comm = epilog_u4(&f);
-        e->sent = epilog_u4(&f);
-        e->received = epilog_u4(&f);
+        e->root = weft__epilog_u4(&f);
+        e->comm = weft__epilog_u4(&f);
+        e->sent = weft__epilog_u4(&f);
+        e->received = weft__epilog_u4(&f);
         break;
     case ELG_OMP_ALOCK:
     case ELG_OMP_RLOCK:
-        e->lock = epilog_u4(&f);
+        e->lock = weft__epilog_u4(&f);
         break;
     case ELG_OMP_FORK:
     case ELG_OMP_JOIN:
@@ -141,7 +141,7 @@ static bool comm_defined(const elg_convert *c, uint32_t comm)
 /* What an event refers to must be defined, so that the first pass finds
  * every damage before anything is written. An ENTER_CS becomes the ENTER of
  * its call site's region. */
-int elg_check_references(elg_convert *c, const epilog_record *rec, elg_event *e)
+int weft__elg_check_references(elg_convert *c, const epilog_record *rec, elg_event *e)
 {
     if (e->type == ELG_ENTER_CS) {
         uint32_t site = e->region;
@@ -172,7 +172,7 @@ static elg_process_state *process_of(elg_convert *c, uint32_t lid)
     return &c->processes[c->defs.locations[lid].process];
 }
 
-int elg_count_event(elg_convert *c, const elg_event *e)
+int weft__elg_count_event(elg_convert *c, const elg_event *e)
 {
     elg_process_state *p = process_of(c, e->lid);
     uint32_t thread = c->defs.locations[e->lid].thread;
@@ -295,7 +295,7 @@ static int collective_exit(elg_convert *c, elg_location_state *ls, const elg_eve
     uint32_t region =
         ls->lane.depth ? ls->lane.stack[ls->lane.depth - 1] & ~CONVERT_TEAM_BIT : ELG_NO_ID;
     const char *name =
-        region != ELG_NO_ID ? elg_string(&c->defs, c->defs.regions[region].name) : NULL;
+        region != ELG_NO_ID ? weft__elg_string(&c->defs, c->defs.regions[region].name) : NULL;
     int op = weft__convert_collective_op(name);
     int64_t root = src->root == ELG_NO_ID ? -2
                    : src->peers_are_ranks ? (int64_t)src->root
@@ -411,7 +411,7 @@ static int fork_join(elg_convert *c, elg_location_state *ls, const elg_event *sr
     return emit(c, ls, &e);
 }
 
-int elg_convert_event(elg_convert *c, const elg_event *src)
+int weft__elg_convert_event(elg_convert *c, const elg_event *src)
 {
     elg_location_state *ls = &c->locations[src->lid];
     uint64_t time = ticks(src->time);
@@ -450,7 +450,7 @@ int elg_convert_event(elg_convert *c, const elg_event *src)
     }
 }
 
-int elg_close_open_regions(elg_convert *c, uint64_t *closed)
+int weft__elg_close_open_regions(elg_convert *c, uint64_t *closed)
 {
     *closed = 0;
     for (uint32_t lid = 0; lid < c->defs.location_count; lid++) {
@@ -464,7 +464,7 @@ int elg_close_open_regions(elg_convert *c, uint64_t *closed)
     return 0;
 }
 
-void elg_events_free(elg_convert *c)
+void weft__elg_events_free(elg_convert *c)
 {
     weft__convert_channels_free(c->channels);
     for (uint32_t lid = 0; c->locations && lid < c->defs.location_count; lid++)

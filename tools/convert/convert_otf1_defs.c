@@ -9,7 +9,7 @@
 
 /* ---- tables ------------------------------------------------------------------ */
 
-void *otf1_table_add(otf_table *t, uint32_t id)
+void *weft__otf1_table_add(otf_table *t, uint32_t id)
 {
     if (t->count == t->capacity) {
         uint32_t capacity = t->capacity ? t->capacity * 2 : 16;
@@ -31,13 +31,13 @@ static int by_id(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-void otf1_table_sort(otf_table *t)
+void weft__otf1_table_sort(otf_table *t)
 {
     if (t->count)
         qsort(t->items, t->count, t->size, by_id);
 }
 
-void *otf1_table_find(const otf_table *t, uint32_t id)
+void *weft__otf1_table_find(const otf_table *t, uint32_t id)
 {
     return t->count ? bsearch(&id, t->items, t->count, t->size, by_id) : NULL;
 }
@@ -60,7 +60,7 @@ static int def_process(void *data, uint32_t stream, uint32_t process, const char
                        uint32_t parent, OTF_KeyValueList *kv)
 {
     (void)stream, (void)kv;
-    otf_proc *p = otf1_table_add(&((otf_convert *)data)->procs, process);
+    otf_proc *p = weft__otf1_table_add(&((otf_convert *)data)->procs, process);
     if (!p)
         return OTF_RETURN_ABORT;
     p->parent = parent;
@@ -72,7 +72,7 @@ static int def_group(void *data, uint32_t stream, uint32_t group, const char *na
                      const uint32_t *procs, OTF_KeyValueList *kv)
 {
     (void)stream, (void)kv;
-    otf_group *g = otf1_table_add(&((otf_convert *)data)->groups, group);
+    otf_group *g = weft__otf1_table_add(&((otf_convert *)data)->groups, group);
     if (!g || !(g->members = malloc((count ? count : 1) * sizeof(uint32_t))))
         return OTF_RETURN_ABORT;
     memcpy(g->members, procs, count * sizeof(uint32_t));
@@ -85,7 +85,7 @@ static int def_function(void *data, uint32_t stream, uint32_t func, const char *
                         uint32_t group, uint32_t source, OTF_KeyValueList *kv)
 {
     (void)stream, (void)kv;
-    otf_func *f = otf1_table_add(&((otf_convert *)data)->funcs, func);
+    otf_func *f = weft__otf1_table_add(&((otf_convert *)data)->funcs, func);
     if (!f)
         return OTF_RETURN_ABORT;
     f->name = copy(name);
@@ -97,7 +97,7 @@ static int def_function(void *data, uint32_t stream, uint32_t func, const char *
 /* Function groups, source files, collective operations: an id and a name. */
 static int def_named(otf_table *t, uint32_t id, const char *name, uint32_t a, uint32_t b)
 {
-    otf_named *n = otf1_table_add(t, id);
+    otf_named *n = weft__otf1_table_add(t, id);
     if (!n)
         return OTF_RETURN_ABORT;
     n->name = copy(name);
@@ -155,18 +155,18 @@ static int def_counter(void *data, uint32_t stream, uint32_t counter, const char
 
 /* ---- definitions into the registry ------------------------------------------------ */
 
-const char *otf1_named(const otf_table *t, uint32_t id)
+const char *weft__otf1_named(const otf_table *t, uint32_t id)
 {
-    const otf_named *n = otf1_table_find(t, id);
+    const otf_named *n = weft__otf1_table_find(t, id);
     return n ? n->name : NULL;
 }
 
 /* Kind, role and paradigm of a function from its group's and its own name
  * (LEGACY-FORMATS.md 2.4); f->kind and f->role are set, for the first pass
  * too. */
-void otf1_classify(const otf_convert *c, otf_func *f, weft_region_desc *desc)
+void weft__otf1_classify(const otf_convert *c, otf_func *f, weft_region_desc *desc)
 {
-    const char *group = otf1_named(&c->fgroups, f->group);
+    const char *group = weft__otf1_named(&c->fgroups, f->group);
     desc->paradigm = WEFT_PARADIGM_USER;
     desc->role = WEFT_REGION_ROLE_FUNCTION;
     f->kind = KIND_REGION;
@@ -196,7 +196,7 @@ void otf1_classify(const otf_convert *c, otf_func *f, weft_region_desc *desc)
     f->role = desc->role;
 }
 
-int otf1_define(otf_convert *c)
+int weft__otf1_define(otf_convert *c)
 {
     otf_proc *procs = c->procs.items;
     for (uint32_t i = 0; i < c->procs.count; i++) {
@@ -210,11 +210,11 @@ int otf1_define(otf_convert *c)
     otf_func *funcs = c->funcs.items;
     for (uint32_t i = 0; i < c->funcs.count; i++) {
         otf_func *f = &funcs[i];
-        const otf_named *scl = otf1_table_find(&c->scls, f->source);
+        const otf_named *scl = weft__otf1_table_find(&c->scls, f->source);
         weft_region_desc desc = {.name = f->name,
-                                 .file = scl ? otf1_named(&c->files, scl->a) : NULL,
+                                 .file = scl ? weft__otf1_named(&c->files, scl->a) : NULL,
                                  .begin_line = scl ? scl->b : 0};
-        otf1_classify(c, f, &desc);
+        weft__otf1_classify(c, f, &desc);
         f->region = WEFT_REGION_INVALID;
         if (f->kind == KIND_REGION && weft_registry_region(c->reg, &desc, &f->region) != WEFT_OK)
             return -1;
@@ -238,7 +238,7 @@ int otf1_define(otf_convert *c)
 
 /* The MPI communicator of a process group, defined on first use: members
  * are the ranks of its processes, in its order. */
-weft_comm otf1_comm_of(otf_convert *c, otf_group *g)
+weft_comm weft__otf1_comm_of(otf_convert *c, otf_group *g)
 {
     if (g->comm_made)
         return g->comm;
@@ -252,14 +252,14 @@ weft_comm otf1_comm_of(otf_convert *c, otf_group *g)
     g->comm = WEFT_COMM_INVALID;
     if (weft_registry_comm(c->reg, &desc, &g->comm) == WEFT_OK) {
         for (uint32_t i = 0; i < g->count; i++) {
-            const otf_proc *p = otf1_table_find(&c->procs, g->members[i]);
+            const otf_proc *p = weft__otf1_table_find(&c->procs, g->members[i]);
             weft_registry_comm_set_member(c->reg, g->comm, i, p ? p->rank : WEFT_INVALID_ID);
         }
     }
     return g->comm;
 }
 
-void otf1_set_definition_handlers(OTF_HandlerArray *h, otf_convert *c)
+void weft__otf1_set_definition_handlers(OTF_HandlerArray *h, otf_convert *c)
 {
     OTF1_SET(h, c, def_resolution, OTF_DEFTIMERRESOLUTION_RECORD);
     OTF1_SET(h, c, def_process, OTF_DEFPROCESS_RECORD);
@@ -272,7 +272,7 @@ void otf1_set_definition_handlers(OTF_HandlerArray *h, otf_convert *c)
     OTF1_SET(h, c, def_counter, OTF_DEFCOUNTER_RECORD);
 }
 
-void otf1_free_tables(otf_convert *c)
+void weft__otf1_free_tables(otf_convert *c)
 {
     otf_proc *procs = c->procs.items;
     for (uint32_t i = 0; i < c->procs.count; i++) {

@@ -83,8 +83,8 @@ static bool set_map(id_map *m, uint32_t local, uint32_t global)
 static bool map_values(struct elg_archive *a, epilog_fields *f)
 {
     rank_state *r = &a->ranks[a->section];
-    while (a->values_left > 0 && epilog_left(f) >= 4) {
-        uint32_t v = epilog_u4(f);
+    while (a->values_left > 0 && weft__epilog_left(f) >= 4) {
+        uint32_t v = weft__epilog_u4(f);
         a->values_left--;
         if (a->map_kind < 0)
             continue;
@@ -107,10 +107,10 @@ static bool map_values(struct elg_archive *a, epilog_fields *f)
 static int map_record(elg_convert *c, struct elg_archive *a, epilog_reader *rd,
                       const epilog_record *rec)
 {
-    epilog_fields f = epilog_fields_of(rd, rec);
+    epilog_fields f = weft__epilog_fields_of(rd, rec);
     const char *what = NULL;
     if (rec->type == ELG_MAP_SECTION) {
-        uint32_t rank = epilog_u4(&f);
+        uint32_t rank = weft__epilog_u4(&f);
         if (!f.ok || rank >= (1u << 20)) {
             what = "not a map section";
         } else if (rank >= a->rank_count) {
@@ -130,8 +130,8 @@ static int map_record(elg_convert *c, struct elg_archive *a, epilog_reader *rd,
     } else if (a->rank_count == 0 && (rec->type == ELG_IDMAP || rec->type == ELG_OFFSET)) {
         what = "a map record before the first map section";
     } else if (rec->type == ELG_IDMAP) {
-        uint8_t type = epilog_u1(&f), mode = epilog_u1(&f);
-        a->values_left = epilog_u4(&f);
+        uint8_t type = weft__epilog_u1(&f), mode = weft__epilog_u1(&f);
+        a->values_left = weft__epilog_u4(&f);
         a->map_kind = map_kind(type);
         a->sparse = mode == 1;
         a->map_next = 0;
@@ -147,7 +147,7 @@ static int map_record(elg_convert *c, struct elg_archive *a, epilog_reader *rd,
             what = "an id map out of range";
     } else if (rec->type == ELG_OFFSET) {
         rank_state *r = &a->ranks[a->section];
-        double ltime = epilog_d8(&f), offset = epilog_d8(&f);
+        double ltime = weft__epilog_d8(&f), offset = weft__epilog_d8(&f);
         if (!f.ok)
             what = "not a clock offset";
         else if (r->offsets < 2) {
@@ -172,7 +172,7 @@ static void name_archive_file(elg_convert *c, const char *name)
 }
 
 /* Reads the definitions (epik.esd) and the maps (epik.map). */
-int elg_archive_read_definitions(elg_convert *c, const char *dir)
+int weft__elg_archive_read_definitions(elg_convert *c, const char *dir)
 {
     struct elg_archive *a = calloc(1, sizeof(*a));
     if (!a || !(a->dir = strdup(dir))) {
@@ -186,34 +186,34 @@ int elg_archive_read_definitions(elg_convert *c, const char *dir)
     epilog_record rec;
     int more;
     snprintf(path, sizeof(path), "%s/epik.esd", dir);
-    epilog_reader *rd = epilog_open(path, c->err, sizeof(c->err));
+    epilog_reader *rd = weft__epilog_open(path, c->err, sizeof(c->err));
     if (!rd)
         return -1;
     c->reader = rd;
-    while ((more = epilog_next(rd, &rec, c->err, sizeof(c->err))) == 1 &&
+    while ((more = weft__epilog_next(rd, &rec, c->err, sizeof(c->err))) == 1 &&
            rec.type != ELG_LAST_DEF) {
-        if (rec.type < 100 && elg_read_definition(c, &rec)) {
+        if (rec.type < 100 && weft__elg_read_definition(c, &rec)) {
             more = -1;
             break;
         }
     }
-    epilog_close(rd);
+    weft__epilog_close(rd);
     c->reader = NULL;
     if (more < 0) {
         name_archive_file(c, "epik.esd");
         return -1;
     }
     snprintf(path, sizeof(path), "%s/epik.map", dir);
-    rd = epilog_open(path, c->err, sizeof(c->err));
+    rd = weft__epilog_open(path, c->err, sizeof(c->err));
     if (!rd)
         return -1;
-    while ((more = epilog_next(rd, &rec, c->err, sizeof(c->err))) == 1) {
+    while ((more = weft__epilog_next(rd, &rec, c->err, sizeof(c->err))) == 1) {
         if (map_record(c, a, rd, &rec)) {
             more = -1;
             break;
         }
     }
-    epilog_close(rd);
+    weft__epilog_close(rd);
     if (more < 0)
         name_archive_file(c, "epik.map");
     return more < 0 ? -1 : 0;
@@ -242,12 +242,12 @@ static int advance(elg_convert *c, uint32_t rank)
     epilog_record rec;
     int more;
     r->has_next = false;
-    while ((more = epilog_next(r->reader, &rec, c->err, sizeof(c->err))) == 1) {
+    while ((more = weft__epilog_next(r->reader, &rec, c->err, sizeof(c->err))) == 1) {
         if (rec.type < 100)
             continue; /* local definitions: the archive's are unified */
         elg_event *e = &r->next;
         c->reader = r->reader; /* the byte order of this file */
-        int status = elg_decode_raw(c, &rec, e);
+        int status = weft__elg_decode_raw(c, &rec, e);
         if (status < 0)
             return -1;
         if (status > 0) {
@@ -264,7 +264,7 @@ static int advance(elg_convert *c, uint32_t rank)
             e->comm = mapped(r, MAP_COMM, e->comm);
         e->peers_are_ranks = true;
         e->time = global_time(r, e->time);
-        if (elg_check_references(c, &rec, e) < 0)
+        if (weft__elg_check_references(c, &rec, e) < 0)
             return -1;
         r->has_next = true;
         return 1;
@@ -280,7 +280,7 @@ static void name_file(elg_convert *c, uint32_t rank)
     snprintf(c->err, sizeof(c->err), "ELG/%05u: %.490s", rank % 100000u, inner);
 }
 
-int elg_archive_open_events(elg_convert *c)
+int weft__elg_archive_open_events(elg_convert *c)
 {
     struct elg_archive *a = c->archive;
     for (uint32_t rank = 0; rank < a->rank_count; rank++) {
@@ -289,7 +289,7 @@ int elg_archive_open_events(elg_convert *c)
             continue;
         char path[4200];
         snprintf(path, sizeof(path), "%s/ELG/%05u", a->dir, rank);
-        r->reader = epilog_open(path, c->err, sizeof(c->err));
+        r->reader = weft__epilog_open(path, c->err, sizeof(c->err));
         if (!r->reader || advance(c, rank) < 0) {
             if (r->reader)
                 name_file(c, rank);
@@ -299,7 +299,7 @@ int elg_archive_open_events(elg_convert *c)
     return 0;
 }
 
-int elg_archive_next(elg_convert *c, elg_event *e)
+int weft__elg_archive_next(elg_convert *c, elg_event *e)
 {
     struct elg_archive *a = c->archive;
     int64_t best = -1;
@@ -318,23 +318,23 @@ int elg_archive_next(elg_convert *c, elg_event *e)
     return 1;
 }
 
-void elg_archive_close_events(elg_convert *c)
+void weft__elg_archive_close_events(elg_convert *c)
 {
     struct elg_archive *a = c->archive;
     for (uint32_t rank = 0; a && rank < a->rank_count; rank++) {
-        epilog_close(a->ranks[rank].reader);
+        weft__epilog_close(a->ranks[rank].reader);
         a->ranks[rank].reader = NULL;
         a->ranks[rank].has_next = false;
     }
     c->reader = NULL;
 }
 
-void elg_archive_free(elg_convert *c)
+void weft__elg_archive_free(elg_convert *c)
 {
     struct elg_archive *a = c->archive;
     if (!a)
         return;
-    elg_archive_close_events(c);
+    weft__elg_archive_close_events(c);
     for (uint32_t rank = 0; rank < a->rank_count; rank++)
         for (int k = 0; k < MAP_KINDS; k++)
             free(a->ranks[rank].maps[k].global);

@@ -39,7 +39,7 @@ static int emit(otf_convert *c, otf_proc *p, weft_event *e)
 
 static otf_proc *proc_of(otf_convert *c, uint32_t process, uint64_t time)
 {
-    otf_proc *p = otf1_table_find(&c->procs, process);
+    otf_proc *p = weft__otf1_table_find(&c->procs, process);
     if (!p)
         fail(c, "an event at time %llu of the undefined process %u", time, process);
     return p;
@@ -51,7 +51,7 @@ static int on_enter(void *data, uint64_t time, uint32_t function, uint32_t proce
     (void)source, (void)kv;
     otf_convert *c = data;
     otf_proc *p = proc_of(c, process, time);
-    otf_func *f = otf1_table_find(&c->funcs, function);
+    otf_func *f = weft__otf1_table_find(&c->funcs, function);
     if (!p)
         return OTF_RETURN_ABORT;
     if (!f)
@@ -130,7 +130,7 @@ static int on_leave(void *data, uint64_t time, uint32_t function, uint32_t proce
             .kind = WEFT_EVENT_THREAD_JOIN, .time = time, .small = WEFT_PARADIGM_OPENMP};
         return emit(c, p, &e);
     }
-    const otf_func *f = otf1_table_find(&c->funcs, entry & ~CONVERT_TEAM_BIT);
+    const otf_func *f = weft__otf1_table_find(&c->funcs, entry & ~CONVERT_TEAM_BIT);
     weft_event e = {.kind = WEFT_EVENT_LEAVE, .time = time, .ref = f->region.id};
     if (emit(c, p, &e))
         return OTF_RETURN_ABORT;
@@ -145,9 +145,9 @@ static int on_leave(void *data, uint64_t time, uint32_t function, uint32_t proce
 /* The position of process in group, or -1. */
 static int64_t position_in(const otf_convert *c, const otf_group *g, uint32_t process)
 {
-    const otf_proc *p = otf1_table_find(&c->procs, process);
+    const otf_proc *p = weft__otf1_table_find(&c->procs, process);
     for (uint32_t i = 0; p && i < g->count; i++) {
-        const otf_proc *member = otf1_table_find(&c->procs, g->members[i]);
+        const otf_proc *member = weft__otf1_table_find(&c->procs, g->members[i]);
         if (member && member->rank == p->rank)
             return i;
     }
@@ -160,7 +160,7 @@ static int message(otf_convert *c, uint64_t time, uint32_t self_id, uint32_t pee
     if (!c->second_pass)
         return OTF_RETURN_OK;
     otf_proc *p = proc_of(c, self_id, time);
-    otf_group *g = otf1_table_find(&c->groups, group);
+    otf_group *g = weft__otf1_table_find(&c->groups, group);
     int64_t self = g ? position_in(c, g, self_id) : -1, peer = g ? position_in(c, g, peer_id) : -1;
     if (!p || self < 0 || peer < 0)
         return fail(c,
@@ -181,7 +181,7 @@ static int message(otf_convert *c, uint64_t time, uint32_t self_id, uint32_t pee
                                       &(uint64_t){0});
     weft_event e = {.kind = send ? WEFT_EVENT_MPI_SEND : WEFT_EVENT_MPI_RECV,
                     .time = time,
-                    .ref = otf1_comm_of(c, g).id,
+                    .ref = weft__otf1_comm_of(c, g).id,
                     .a = (uint32_t)peer,
                     .b = tag,
                     .bytes = bytes};
@@ -208,10 +208,10 @@ static int collective(otf_convert *c, otf_proc *p, uint64_t begin, uint64_t end,
 {
     const otf_func *f =
         p->lane.depth
-            ? otf1_table_find(&c->funcs, p->lane.stack[p->lane.depth - 1] & ~CONVERT_TEAM_BIT)
+            ? weft__otf1_table_find(&c->funcs, p->lane.stack[p->lane.depth - 1] & ~CONVERT_TEAM_BIT)
             : NULL;
-    otf_group *g = otf1_table_find(&c->groups, group);
-    int op = weft__convert_collective_op(otf1_named(&c->collops, op_id));
+    otf_group *g = weft__otf1_table_find(&c->groups, group);
+    int op = weft__convert_collective_op(weft__otf1_named(&c->collops, op_id));
     if (op < 0 && f)
         op = weft__convert_collective_op(f->name);
     int64_t root_rank = root ? (g ? position_in(c, g, root) : -1) : -2;
@@ -223,7 +223,7 @@ static int collective(otf_convert *c, otf_proc *p, uint64_t begin, uint64_t end,
     weft_event e = {.kind = WEFT_EVENT_MPI_COLLECTIVE_END,
                     .time = end,
                     .small = (uint8_t)op,
-                    .ref = otf1_comm_of(c, g).id,
+                    .ref = weft__otf1_comm_of(c, g).id,
                     .a = root_rank < 0 ? WEFT_NO_ROOT : (uint32_t)root_rank,
                     .bytes = sent,
                     .bytes_received = received};
@@ -277,8 +277,8 @@ static int on_end_collop(void *data, uint64_t time, uint32_t process, uint64_t m
         if (pc.match != match)
             continue;
         c->pending[i] = c->pending[--c->pending_count];
-        otf_group *g = otf1_table_find(&c->groups, pc.group);
-        int op = weft__convert_collective_op(otf1_named(&c->collops, pc.op));
+        otf_group *g = weft__otf1_table_find(&c->groups, pc.group);
+        int op = weft__convert_collective_op(weft__otf1_named(&c->collops, pc.op));
         int64_t root = pc.root ? (g ? position_in(c, g, pc.root) : -1) : -2;
         if (!g || op < 0 || root == -1) {
             c->collectives_dropped++;
@@ -287,7 +287,7 @@ static int on_end_collop(void *data, uint64_t time, uint32_t process, uint64_t m
         weft_event e = {.kind = WEFT_EVENT_MPI_COLLECTIVE_END,
                         .time = time,
                         .small = (uint8_t)op,
-                        .ref = otf1_comm_of(c, g).id,
+                        .ref = weft__otf1_comm_of(c, g).id,
                         .a = root < 0 ? WEFT_NO_ROOT : (uint32_t)root,
                         .bytes = pc.sent,
                         .bytes_received = pc.received};
@@ -306,7 +306,7 @@ static int on_counter(void *data, uint64_t time, uint32_t process, uint32_t coun
     if (!c->second_pass)
         return OTF_RETURN_OK;
     otf_proc *p = proc_of(c, process, time);
-    otf_named *n = otf1_table_find(&c->counters, counter);
+    otf_named *n = weft__otf1_table_find(&c->counters, counter);
     if (!p || !n)
         return p ? fail(c, "a counter at time %llu (process %u) that is not defined", time, process)
                  : OTF_RETURN_ABORT;
@@ -338,7 +338,7 @@ static OTF_HandlerArray *handlers(otf_convert *c, bool definitions)
     if (!h)
         return NULL;
     if (definitions) {
-        otf1_set_definition_handlers(h, c);
+        weft__otf1_set_definition_handlers(h, c);
     } else {
         OTF1_SET(h, c, on_enter, OTF_ENTER_RECORD);
         OTF1_SET(h, c, on_leave, OTF_LEAVE_RECORD);
@@ -464,13 +464,13 @@ int weft__convert_otf1(const char *input, const char *output, bool keep_partial,
     otf_table *tables[] = {&c.procs, &c.funcs, &c.groups,  &c.fgroups,
                            &c.files, &c.scls,  &c.collops, &c.counters};
     for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
-        otf1_table_sort(tables[t]);
+        weft__otf1_table_sort(tables[t]);
     otf_func *funcs = c.funcs.items;
     for (uint32_t i = 0; i < c.funcs.count; i++) {
         weft_region_desc desc = {.name = funcs[i].name};
-        otf1_classify(&c, &funcs[i], &desc);
+        weft__otf1_classify(&c, &funcs[i], &desc);
     }
-    if (otf1_arrange_processes(&c) || read_pass(&c, false, progress, 0))
+    if (weft__otf1_arrange_processes(&c) || read_pass(&c, false, progress, 0))
         goto report_error;
     otf_proc *procs = c.procs.items;
     for (uint32_t i = 0; i < c.procs.count; i++)
@@ -480,7 +480,7 @@ int weft__convert_otf1(const char *input, const char *output, bool keep_partial,
     c.reg = weft_trace_writer_registry(c.out.writer);
     c.second_pass = true;
     uint64_t announced = c.records;
-    if (otf1_define(&c)) {
+    if (weft__otf1_define(&c)) {
         snprintf(c.err, sizeof(c.err), "out of memory defining the trace");
         goto report_error;
     }
@@ -497,7 +497,7 @@ report_error:
     fprintf(stderr, "weft convert: '%s': %s\n", input, c.err);
 out:
     weft__convert_output_abandon(&c.out, c.resolution, keep_partial, output);
-    otf1_free_tables(&c);
+    weft__otf1_free_tables(&c);
     return status;
 }
 
