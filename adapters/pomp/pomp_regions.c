@@ -125,6 +125,25 @@ static void report_malformed(const char *dialect, const weft_ctc_region *ctc, co
                    reports == MAX_REPORTS ? " (further malformed strings are not reported)" : "");
 }
 
+/* The merged proposal's call of an OpenMP runtime routine: one region,
+ * named after the routine as the POMP2 lock wrappers name theirs (so tools
+ * that know "omp_set_lock" still do), at the call's file and lines. */
+static weft_region define_call(const weft_ctc_region *ctc, const char *file)
+{
+    char name[64];
+    snprintf(name, sizeof(name), "%.*s", (int)ctc->region_type.len, ctc->region_type.text);
+    weft_region_desc desc = {.name = name,
+                             .file = file[0] ? file : NULL,
+                             .begin_line = ctc->begin_line,
+                             .end_line = ctc->end_line2,
+                             .role = WEFT_REGION_ROLE_WRAPPER,
+                             .paradigm = WEFT_PARADIGM_OPENMP};
+    weft_region region;
+    if (weft_registry_region(weft_defs_global(), &desc, &region) != WEFT_OK)
+        weft_log_error("cannot register region '%s'; its events are not recorded", name);
+    return region;
+}
+
 /* Builds the pomp_region a construct description asks for; NULL when out
  * of memory. */
 static pomp_region *create_described(const weft_ctc_region *described)
@@ -146,6 +165,14 @@ static pomp_region *create_described(const weft_ctc_region *described)
         main_text = critical_text;
     }
     r->construct = construct;
+    r->lock_id = UINT32_MAX;
+    r->chunk = r->iteration = WEFT_INVALID_ID;
+    if (construct == WEFT_CTC_RUNTIME_CALL) { /* every part is the call's region */
+        weft_region call = define_call(&ctc, file);
+        for (int part = 0; part < POMP_PART_COUNT; part++)
+            r->part[part] = call;
+        return r;
+    }
     weft_region main = define(&ctc, file, main_text, shape->main_role, ctc.begin_line);
     r->part[POMP_MAIN] = main;
     r->part[POMP_WORK] =
@@ -171,8 +198,8 @@ static pomp_region *create_described(const weft_ctc_region *described)
     r->part[POMP_UNTIED_CREATE] = untied ? define(&ctc, file, "create untied task",
                                                   WEFT_REGION_ROLE_TASK_CREATE, ctc.begin_line)
                                          : r->part[POMP_CREATE];
-    r->lock_id = ctc.construct == WEFT_CTC_CRITICAL ? critical_lock(&ctc) : UINT32_MAX;
-    r->chunk = r->iteration = WEFT_INVALID_ID;
+    if (ctc.construct == WEFT_CTC_CRITICAL)
+        r->lock_id = critical_lock(&ctc);
     return r;
 }
 
