@@ -207,7 +207,7 @@ int32_t POMP_Loop_exit(POMP_Handle_t h, int32_t thread)
 /* Enters (or visits) the loop's chunk or iteration region. */
 static void loop_part(const pomp_region *r, bool iteration, bool enter, bool leave)
 {
-    weft_region region = weft__pomp_loop_subregion(r, iteration);
+    weft_region region = weft__pomp_subregion(r, iteration ? POMP_SUB_ITERATION : POMP_SUB_CHUNK);
     if (region.id == WEFT_INVALID_ID)
         return;
     if (enter)

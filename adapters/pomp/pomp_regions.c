@@ -166,7 +166,8 @@ static pomp_region *create_described(const weft_ctc_region *described)
     }
     r->construct = construct;
     r->lock_id = UINT32_MAX;
-    r->chunk = r->iteration = WEFT_INVALID_ID;
+    for (int sub = 0; sub < POMP_SUB_COUNT; sub++)
+        r->sub[sub] = WEFT_INVALID_ID;
     if (construct == WEFT_CTC_RUNTIME_CALL) { /* every part is the call's region */
         weft_region call = define_call(&ctc, file);
         for (int part = 0; part < POMP_PART_COUNT; part++)
@@ -226,8 +227,7 @@ static const pomp_region *unknown_region(void)
                                               {WEFT_INVALID_ID},
                                               {WEFT_INVALID_ID}},
                                      .lock_id = UINT32_MAX,
-                                     .chunk = WEFT_INVALID_ID,
-                                     .iteration = WEFT_INVALID_ID};
+                                     .sub = {WEFT_INVALID_ID, WEFT_INVALID_ID, WEFT_INVALID_ID}};
     return unknown ? unknown : &none;
 }
 
@@ -319,12 +319,22 @@ const pomp_region *weft__pomp_region_of_proposal(void **handle, const char *ctc,
     return r;
 }
 
-/* A loop's chunk or iteration region ("!$omp for chunk @file:line"),
- * defined on first use from the loop's own definition. */
-weft_region weft__pomp_loop_subregion(const pomp_region *r, bool iteration)
+/* A construct's region for events POMP2 does not have ("!$omp for chunk
+ * @file:line"), defined on first use from its worksharing part's
+ * definition. A workshare's block is each thread's share of the work, as a
+ * chunk is of a loop's; OTF2 has no role of its own for it. */
+weft_region weft__pomp_subregion(const pomp_region *r, pomp_sub which)
 {
-    pomp_region *loop = (pomp_region *)r;
-    uint32_t *slot = iteration ? &loop->iteration : &loop->chunk;
+    static const struct {
+        const char *text;
+        weft_region_role role;
+    } subs[POMP_SUB_COUNT] = {
+        [POMP_SUB_CHUNK] = {"for chunk", WEFT_REGION_ROLE_LOOP},
+        [POMP_SUB_ITERATION] = {"for iteration", WEFT_REGION_ROLE_LOOP},
+        [POMP_SUB_WORKSHARE_BLOCK] = {"workshare sblock", WEFT_REGION_ROLE_WORKSHARE},
+    };
+    pomp_region *construct = (pomp_region *)r;
+    uint32_t *slot = &construct->sub[which];
     uint32_t id = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (id != WEFT_INVALID_ID || r->part[POMP_WORK].id == WEFT_INVALID_ID)
         return (weft_region){id};
@@ -335,13 +345,12 @@ weft_region weft__pomp_loop_subregion(const pomp_region *r, bool iteration)
     const char *file = weft_registry_string_text(reg, def.file);
     weft_ctc_span span = {file ? file : "", file ? (uint32_t)strlen(file) : 0};
     char name[512];
-    weft_omp_region_name(name, sizeof(name), iteration ? "for iteration" : "for chunk", span,
-                         def.begin_line);
+    weft_omp_region_name(name, sizeof(name), subs[which].text, span, def.begin_line);
     weft_region_desc desc = {.name = name,
                              .file = file,
                              .begin_line = def.begin_line,
                              .end_line = def.end_line,
-                             .role = WEFT_REGION_ROLE_LOOP,
+                             .role = subs[which].role,
                              .paradigm = WEFT_PARADIGM_OPENMP};
     weft_region region = WEFT_REGION_INVALID;
     if (weft_registry_region(reg, &desc, &region) == WEFT_OK) /* equal ones share an id */
