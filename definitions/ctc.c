@@ -82,6 +82,16 @@ static const struct {
     {"userregion", WEFT_CTC_USER_REGION},
 };
 
+/* The OpenMP runtime routines whose calls the proposal instruments: a call's
+ * type is the routine's name (construct RUNTIME_CALL). */
+static const char *const runtime_routines[] = {
+    "omp_init_lock",       "omp_destroy_lock",   "omp_set_lock",          "omp_unset_lock",
+    "omp_test_lock",       "omp_init_nest_lock", "omp_destroy_nest_lock", "omp_set_nest_lock",
+    "omp_unset_nest_lock", "omp_test_nest_lock", "omp_set_num_threads",   "omp_get_num_threads",
+    "omp_get_max_threads", "omp_get_thread_num", "omp_get_num_procs",     "omp_in_parallel",
+    "omp_set_dynamic",     "omp_get_dynamic",    "omp_set_nested",        "omp_get_nested",
+};
+
 #define CONSTRUCT_TEXT(name, text) text,
 static const char *const construct_texts[] = {WEFT_CTC_CONSTRUCT_LIST(CONSTRUCT_TEXT)};
 #undef CONSTRUCT_TEXT
@@ -212,12 +222,18 @@ static void read_region_type(parser *p, weft_ctc_span value)
     p->out->region_type = value;
     p->out->construct = WEFT_CTC_UNKNOWN;
     for (uint8_t c = WEFT_CTC_UNKNOWN + 1; c < WEFT_CTC_CONSTRUCT_COUNT; c++) {
-        if (span_equals(value, construct_texts[c]))
+        /* A runtime call is told by the routine's name, not by a text. */
+        if (c != WEFT_CTC_RUNTIME_CALL && span_equals(value, construct_texts[c]))
             p->out->construct = c;
     }
     for (size_t i = 0; p->proposal && i < sizeof(proposal_types) / sizeof(proposal_types[0]); i++) {
         if (span_equals(value, proposal_types[i].text))
             p->out->construct = proposal_types[i].construct;
+    }
+    for (size_t i = 0; p->proposal && i < sizeof(runtime_routines) / sizeof(runtime_routines[0]);
+         i++) {
+        if (span_equals(value, runtime_routines[i]))
+            p->out->construct = WEFT_CTC_RUNTIME_CALL;
     }
     if (p->out->construct == WEFT_CTC_UNKNOWN)
         note(p, p->proposal ? "type is not known" : "regionType is not known",

@@ -1,7 +1,9 @@
 /* Weak references to the application's OpenMP runtime; see omp_runtime.h. */
 #include "omp_runtime.h"
 
+#include <limits.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "weft/log.h"
 
@@ -12,6 +14,9 @@ extern int omp_get_max_threads(void) __attribute__((weak));
 extern int omp_get_level(void) __attribute__((weak));
 extern int omp_get_ancestor_thread_num(int level) __attribute__((weak));
 extern int omp_get_team_size(int level) __attribute__((weak));
+/* One of the kmp_* extensions LLVM's libomp (and Intel's runtime, its
+ * origin) export and GCC's libgomp does not: tells the runtimes apart. */
+extern int kmp_get_blocktime(void) __attribute__((weak));
 
 #define LOCK_ROUTINES(X)                                                                           \
     X(OMP_INIT_LOCK, omp_init_lock, void)                                                          \
@@ -129,4 +134,23 @@ int weft__omp_lock_call(omp_lock_call call, void *lock, bool fortran)
     }
     missing(call, fortran);
     return 0;
+}
+
+/* libomp's omp_lock_t and omp_nest_lock_t are one pointer-sized word. For
+ * its default (indirect) locks the word is the lock's index in the
+ * runtime's lock table shifted left by one: even, and the same while the
+ * lock lives (LLVM 14: 0, 2, 4 for three locks, unchanged by set and unset).
+ * Its direct locks (KMP_LOCK_KIND=tas, futex, ...) keep their state there
+ * instead, tagged odd. libgomp always keeps the state (4 bytes; 16 for a
+ * nest lock): never an identity. */
+bool weft__omp_lock_value_key(const void *value, size_t size, uintptr_t *key)
+{
+    uintptr_t word;
+    if (!kmp_get_blocktime || size != sizeof(word))
+        return false;
+    memcpy(&word, value, sizeof(word));
+    if (word & 1)
+        return false;
+    *key = word ^ ((uintptr_t)1 << (sizeof(word) * CHAR_BIT - 1));
+    return true;
 }

@@ -11,6 +11,8 @@
 #define WEFT_ADAPTERS_POMP_OMP_RUNTIME_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 /* Team queries. */
 int weft__omp_thread_num(void);
@@ -42,5 +44,12 @@ int weft__omp_lock_call(omp_lock_call call, void *lock, bool fortran);
 
 /* The routine's name, "omp_set_lock" ... */
 const char *weft__omp_lock_call_name(omp_lock_call call);
+
+/* For a lock passed by value (the merged POMP proposal's lock events): a
+ * key that stands for the lock as an address would, when the value
+ * identifies the lock, or false when the runtime keeps the lock's state in
+ * it (GCC's libgomp). Keys lie in the kernel's half of the address space,
+ * so they never equal the address of an object of the program. */
+bool weft__omp_lock_value_key(const void *value, size_t size, uintptr_t *key);
 
 #endif /* WEFT_ADAPTERS_POMP_OMP_RUNTIME_H */

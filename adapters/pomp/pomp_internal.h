@@ -29,15 +29,24 @@ typedef enum pomp_part {
     POMP_PART_COUNT
 } pomp_part;
 
+/* Regions of the merged proposal's events that POMP2 has no events for,
+ * defined on first use from the construct's worksharing part: a loop's
+ * chunks and iterations, a workshare's block (Workshare_begin/end). */
+typedef enum pomp_sub {
+    POMP_SUB_CHUNK,
+    POMP_SUB_ITERATION,
+    POMP_SUB_WORKSHARE_BLOCK,
+    POMP_SUB_COUNT
+} pomp_sub;
+
 /* One instrumented construct. A part the construct does not have holds its
  * main region, so a mismatched call still records a valid, balanced pair
  * (e.g. Section_begin on a handle that is not a sections). */
 typedef struct pomp_region {
     weft_region part[POMP_PART_COUNT];
     weft_ctc_construct construct;
-    uint32_t lock_id; /* critical: the lock of its name */
-    uint32_t chunk, iteration; /* the merged proposal's loop chunk and
-                                  iteration regions, defined on first use */
+    uint32_t lock_id;             /* critical: the lock of its name */
+    uint32_t sub[POMP_SUB_COUNT]; /* region ids, WEFT_INVALID_ID until defined */
 } pomp_region;
 
 /* The construct behind a handle, registering it from ctc (ctc_len bytes at
@@ -54,8 +63,8 @@ const pomp_region *weft__pomp_region_described(void **handle, const weft_ctc_reg
  * whether this call registered the handle from a malformed string. */
 const pomp_region *weft__pomp_region_of_proposal(void **handle, const char *ctc, bool *malformed);
 
-/* The chunk or iteration region of a loop construct (merged proposal). */
-weft_region weft__pomp_loop_subregion(const pomp_region *r, bool iteration);
+/* One of those regions of a construct (merged proposal). */
+weft_region weft__pomp_subregion(const pomp_region *r, pomp_sub which);
 
 /* The same for calls that carry no CTC string (the handle was set by an
  * earlier call or by POMP2_Init_regions). */

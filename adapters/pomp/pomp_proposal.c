@@ -1,6 +1,7 @@
 /* The merged POMP proposal (pomplib.h): control, handles and the construct,
  * function and user-region events, on the POMP2 adapter core. The runtime
- * library events are in pomp_proposal_runtime.c.
+ * library events are in pomp_proposal_runtime.c. Parameters are named as in
+ * the proposal's tables; thread_id is not needed (weft knows the thread).
  *
  * A handle is a pomp_region, as a POMP2 handle is; the proposal's CTC
  * dialect is parsed by weft_ctc_parse_proposal. Each event is recorded only
@@ -28,9 +29,7 @@ void weft__pomp_parameter(uint32_t parameter, int64_t value)
     weft_parameter_int(parameter, value);
 }
 
-/* The construct of a first event, initialising its handle from ctc. *r is
- * NULL when there is none (no handle, or unset without a CTC string). */
-static int32_t first(POMP_Handle_t *handle, const char ctc[], const pomp_region **r)
+int32_t weft__pomp_first(void **handle, const char *ctc, const pomp_region **r)
 {
     *r = NULL;
     if (!handle || (!__atomic_load_n(handle, __ATOMIC_ACQUIRE) && !ctc))
@@ -40,11 +39,20 @@ static int32_t first(POMP_Handle_t *handle, const char ctc[], const pomp_region 
     return malformed ? POMP_ERROR_BAD_CTC : POMP_SUCCESS;
 }
 
-/* The construct of a later event. */
-static int32_t later(POMP_Handle_t handle, const pomp_region **r)
+int32_t weft__pomp_later(void *handle, const pomp_region **r)
 {
     *r = handle;
     return handle ? POMP_SUCCESS : POMP_ERROR_NO_HANDLE;
+}
+
+static int32_t first(POMP_Handle_t *handle, const char ctc[], const pomp_region **r)
+{
+    return weft__pomp_first(handle, ctc, r);
+}
+
+static int32_t later(POMP_Handle_t handle, const pomp_region **r)
+{
+    return weft__pomp_later(handle, r);
 }
 
 static bool on(pomp_group group, pomp_level level)
@@ -133,10 +141,10 @@ int32_t POMP_Get_handle(POMP_Handle_t *handle, const char ctc[])
 
 /* ---- parallel regions ------------------------------------------------------ */
 
-int32_t POMP_Parallel_enter(POMP_Handle_t *h, int32_t thread, int32_t num_threads,
-                            int32_t if_expr_result, const char ctc[])
+int32_t POMP_Parallel_enter(POMP_Handle_t *h, int32_t thread_id, int32_t num_threads,
+                            int32_t if_expr_result, char ctc[])
 {
-    (void)thread;
+    (void)thread_id;
     const pomp_region *r;
     int32_t code = first(h, ctc, &r);
     if (!r || !on(POMP_GROUP_PARALLEL, POMP_LEVEL_ENTER_EXIT))
@@ -150,9 +158,9 @@ int32_t POMP_Parallel_enter(POMP_Handle_t *h, int32_t thread, int32_t num_thread
     return code;
 }
 
-int32_t POMP_Parallel_begin(POMP_Handle_t h, int32_t thread)
+int32_t POMP_Parallel_begin(POMP_Handle_t h, int32_t thread_id)
 {
-    (void)thread;
+    (void)thread_id;
     const pomp_region *r;
     int32_t code = later(h, &r);
     if (r && on(POMP_GROUP_PARALLEL, POMP_LEVEL_BEGIN_END))
@@ -160,9 +168,9 @@ int32_t POMP_Parallel_begin(POMP_Handle_t h, int32_t thread)
     return code;
 }
 
-int32_t POMP_Parallel_end(POMP_Handle_t h, int32_t thread)
+int32_t POMP_Parallel_end(POMP_Handle_t h, int32_t thread_id)
 {
-    (void)thread;
+    (void)thread_id;
     const pomp_region *r;
     int32_t code = later(h, &r);
     if (r && on(POMP_GROUP_PARALLEL, POMP_LEVEL_BEGIN_END))
@@ -170,9 +178,9 @@ int32_t POMP_Parallel_end(POMP_Handle_t h, int32_t thread)
     return code;
 }
 
-int32_t POMP_Parallel_exit(POMP_Handle_t h, int32_t thread)
+int32_t POMP_Parallel_exit(POMP_Handle_t h, int32_t thread_id)
 {
-    (void)thread;
+    (void)thread_id;
     const pomp_region *r;
     int32_t code = later(h, &r);
     if (r && on(POMP_GROUP_PARALLEL, POMP_LEVEL_ENTER_EXIT))
@@ -182,10 +190,10 @@ int32_t POMP_Parallel_exit(POMP_Handle_t h, int32_t thread)
 
 /* ---- loops ----------------------------------------------------------------- */
 
-int32_t POMP_Loop_enter(POMP_Handle_t *h, int32_t thread, int64_t chunk_size, int64_t init_iter,
-                        int64_t final_iter, int64_t incr, const char ctc[])
+int32_t POMP_Loop_enter(POMP_Handle_t *h, int32_t thread_id, int64_t chunk_size, int64_t init_iter,
+                        int64_t final_iter, int64_t incr, char ctc[])
 {
-    (void)thread;
+    (void)thread_id;
     const pomp_region *r;
     int32_t code = first(h, ctc, &r);
     if (!r || !on(POMP_GROUP_LOOP, POMP_LEVEL_ENTER_EXIT))
@@ -198,16 +206,17 @@ int32_t POMP_Loop_enter(POMP_Handle_t *h, int32_t thread, int64_t chunk_size, in
     return code;
 }
 
-int32_t POMP_Loop_exit(POMP_Handle_t h, int32_t thread)
+int32_t POMP_Loop_exit(POMP_Handle_t h, int32_t thread_id)
 {
-    (void)thread;
+    (void)thread_id;
     return leave_later(h, POMP_GROUP_LOOP, POMP_LEVEL_ENTER_EXIT, POMP_WORK);
 }
 
-/* Enters (or visits) the loop's chunk or iteration region. */
-static void loop_part(const pomp_region *r, bool iteration, bool enter, bool leave)
+/* Enters (or visits) one of the construct's subregions: a loop's chunk or
+ * iteration, a workshare's block. */
+static void sub_part(const pomp_region *r, pomp_sub which, bool enter, bool leave)
 {
-    weft_region region = weft__pomp_loop_subregion(r, iteration);
+    weft_region region = weft__pomp_subregion(r, which);
     if (region.id == WEFT_INVALID_ID)
         return;
     if (enter)
@@ -216,61 +225,63 @@ static void loop_part(const pomp_region *r, bool iteration, bool enter, bool lea
         weft_leave(region);
 }
 
-int32_t POMP_Loop_chunk_begin(POMP_Handle_t h, int32_t thread, int64_t init_iter,
+static int32_t sub_later(POMP_Handle_t h, pomp_group group, pomp_level level, pomp_sub which,
+                         bool enter)
+{
+    const pomp_region *r;
+    int32_t code = later(h, &r);
+    if (r && on(group, level))
+        sub_part(r, which, enter, !enter);
+    return code;
+}
+
+int32_t POMP_Loop_chunk_begin(POMP_Handle_t h, int32_t thread_id, int64_t init_iter,
                               int64_t final_iter)
 {
-    (void)thread;
+    (void)thread_id;
     const pomp_region *r;
     int32_t code = later(h, &r);
     if (r && on(POMP_GROUP_LOOP, POMP_LEVEL_CHUNKS)) {
-        loop_part(r, false, true, false);
+        sub_part(r, POMP_SUB_CHUNK, true, false);
         weft__pomp_parameter(WEFT_PARAMETER_OPENMP_LOOP_FIRST, init_iter);
         weft__pomp_parameter(WEFT_PARAMETER_OPENMP_LOOP_LAST, final_iter);
     }
     return code;
 }
 
-int32_t POMP_Loop_chunk_end(POMP_Handle_t h, int32_t thread)
+int32_t POMP_Loop_chunk_end(POMP_Handle_t h, int32_t thread_id)
 {
-    (void)thread;
-    const pomp_region *r;
-    int32_t code = later(h, &r);
-    if (r && on(POMP_GROUP_LOOP, POMP_LEVEL_CHUNKS))
-        loop_part(r, false, false, true);
-    return code;
+    (void)thread_id;
+    return sub_later(h, POMP_GROUP_LOOP, POMP_LEVEL_CHUNKS, POMP_SUB_CHUNK, false);
 }
 
-int32_t POMP_Loop_iter_begin(POMP_Handle_t h, int32_t thread, int64_t iter)
+int32_t POMP_Loop_iter_begin(POMP_Handle_t h, int32_t thread_id, int64_t iter)
 {
-    (void)thread;
+    (void)thread_id;
     const pomp_region *r;
     int32_t code = later(h, &r);
     if (r && on(POMP_GROUP_LOOP, POMP_LEVEL_ITER_BEGIN_END)) {
-        loop_part(r, true, true, false);
+        sub_part(r, POMP_SUB_ITERATION, true, false);
         weft__pomp_parameter(WEFT_PARAMETER_OPENMP_LOOP_ITERATION, iter);
     }
     return code;
 }
 
-int32_t POMP_Loop_iter_end(POMP_Handle_t h, int32_t thread)
+int32_t POMP_Loop_iter_end(POMP_Handle_t h, int32_t thread_id)
 {
-    (void)thread;
-    const pomp_region *r;
-    int32_t code = later(h, &r);
-    if (r && on(POMP_GROUP_LOOP, POMP_LEVEL_ITER_BEGIN_END))
-        loop_part(r, true, false, true);
-    return code;
+    (void)thread_id;
+    return sub_later(h, POMP_GROUP_LOOP, POMP_LEVEL_ITER_BEGIN_END, POMP_SUB_ITERATION, false);
 }
 
-int32_t POMP_Loop_iter_event(POMP_Handle_t h, int32_t thread, int64_t iter)
+int32_t POMP_Loop_iter_event(POMP_Handle_t h, int32_t thread_id, int64_t iter)
 {
-    (void)thread;
+    (void)thread_id;
     const pomp_region *r;
     int32_t code = later(h, &r);
     if (r && on(POMP_GROUP_LOOP, POMP_LEVEL_ITER_EVENT)) {
-        loop_part(r, true, true, false);
+        sub_part(r, POMP_SUB_ITERATION, true, false);
         weft__pomp_parameter(WEFT_PARAMETER_OPENMP_LOOP_ITERATION, iter);
-        loop_part(r, true, false, true);
+        sub_part(r, POMP_SUB_ITERATION, false, true);
     }
     return code;
 }
@@ -283,48 +294,53 @@ int32_t POMP_Loop_iter_event(POMP_Handle_t h, int32_t thread, int64_t iter)
 #define BE POMP_LEVEL_BEGIN_END
 
 /* clang-format off */
-int32_t POMP_Workshare_enter(POMP_Handle_t *h, int32_t t, const char ctc[]) { (void)t; return enter_first(h, ctc, W, EE, POMP_WORK); }
+int32_t POMP_Workshare_enter(POMP_Handle_t *h, int32_t t, char ctc[]) { (void)t; return enter_first(h, ctc, W, EE, POMP_WORK); }
 int32_t POMP_Workshare_exit(POMP_Handle_t h, int32_t t) { (void)t; return leave_later(h, W, EE, POMP_WORK); }
-int32_t POMP_Sections_enter(POMP_Handle_t *h, int32_t t, const char ctc[]) { (void)t; return enter_first(h, ctc, W, EE, POMP_WORK); }
+int32_t POMP_Workshare_begin(POMP_Handle_t h, int32_t t) { (void)t; return sub_later(h, W, BE, POMP_SUB_WORKSHARE_BLOCK, true); }
+int32_t POMP_Workshare_end(POMP_Handle_t h, int32_t t) { (void)t; return sub_later(h, W, BE, POMP_SUB_WORKSHARE_BLOCK, false); }
+int32_t POMP_Sections_enter(POMP_Handle_t *h, int32_t t, char ctc[]) { (void)t; return enter_first(h, ctc, W, EE, POMP_WORK); }
 int32_t POMP_Sections_exit(POMP_Handle_t h, int32_t t) { (void)t; return leave_later(h, W, EE, POMP_WORK); }
 int32_t POMP_Section_end(POMP_Handle_t h, int32_t t) { (void)t; return leave_later(h, W, BE, POMP_BLOCK); }
-int32_t POMP_Single_enter(POMP_Handle_t *h, int32_t t, const char ctc[]) { (void)t; return enter_first(h, ctc, W, EE, POMP_MAIN); }
+int32_t POMP_Single_enter(POMP_Handle_t *h, int32_t t, char ctc[]) { (void)t; return enter_first(h, ctc, W, EE, POMP_MAIN); }
 int32_t POMP_Single_begin(POMP_Handle_t h, int32_t t) { (void)t; return enter_later(h, W, BE, POMP_BLOCK); }
 int32_t POMP_Single_end(POMP_Handle_t h, int32_t t) { (void)t; return leave_later(h, W, BE, POMP_BLOCK); }
 int32_t POMP_Single_exit(POMP_Handle_t h, int32_t t) { (void)t; return leave_later(h, W, EE, POMP_MAIN); }
 
 /* ---- synchronisation -------------------------------------------------------- */
 
-int32_t POMP_Critical_enter(POMP_Handle_t *h, int32_t t, const char ctc[]) { (void)t; return enter_first(h, ctc, S, EE, POMP_MAIN); }
+int32_t POMP_Critical_enter(POMP_Handle_t *h, int32_t t, char ctc[]) { (void)t; return enter_first(h, ctc, S, EE, POMP_MAIN); }
 int32_t POMP_Critical_exit(POMP_Handle_t h, int32_t t) { (void)t; return leave_later(h, S, EE, POMP_MAIN); }
-int32_t POMP_Ordered_enter(POMP_Handle_t *h, int32_t t, const char ctc[]) { (void)t; return enter_first(h, ctc, S, EE, POMP_MAIN); }
+int32_t POMP_Ordered_enter(POMP_Handle_t *h, int32_t t, char ctc[]) { (void)t; return enter_first(h, ctc, S, EE, POMP_MAIN); }
 int32_t POMP_Ordered_begin(POMP_Handle_t h, int32_t t) { (void)t; return enter_later(h, S, BE, POMP_BLOCK); }
 int32_t POMP_Ordered_end(POMP_Handle_t h, int32_t t) { (void)t; return leave_later(h, S, BE, POMP_BLOCK); }
 int32_t POMP_Ordered_exit(POMP_Handle_t h, int32_t t) { (void)t; return leave_later(h, S, EE, POMP_MAIN); }
-int32_t POMP_Master_begin(POMP_Handle_t *h, int32_t t, const char ctc[]) { (void)t; return enter_first(h, ctc, S, BE, POMP_MAIN); }
+int32_t POMP_Master_begin(POMP_Handle_t *h, int32_t t, char ctc[]) { (void)t; return enter_first(h, ctc, S, BE, POMP_MAIN); }
 int32_t POMP_Master_end(POMP_Handle_t h, int32_t t) { (void)t; return leave_later(h, S, BE, POMP_MAIN); }
-int32_t POMP_Barrier_enter(POMP_Handle_t *h, int32_t t, const char ctc[]) { (void)t; return enter_first(h, ctc, S, EE, POMP_MAIN); }
+int32_t POMP_Barrier_enter(POMP_Handle_t *h, int32_t t, char ctc[]) { (void)t; return enter_first(h, ctc, S, EE, POMP_MAIN); }
 int32_t POMP_Barrier_exit(POMP_Handle_t h, int32_t t) { (void)t; return leave_later(h, S, EE, POMP_MAIN); }
-int32_t POMP_Implicit_barrier_enter(POMP_Handle_t h, int32_t t) { (void)t; return enter_later(h, S, EE, POMP_BARRIER); }
+/* The implicit barrier's own handle: its CTC string describes the construct
+ * the barrier ends, and the barrier is that construct's implicit barrier
+ * region ("!$omp implicit barrier @f.c:<its end line>"). */
+int32_t POMP_Implicit_barrier_enter(POMP_Handle_t *h, int32_t t, char ctc[]) { (void)t; return enter_first(h, ctc, S, EE, POMP_BARRIER); }
 int32_t POMP_Implicit_barrier_exit(POMP_Handle_t h, int32_t t) { (void)t; return leave_later(h, S, EE, POMP_BARRIER); }
-int32_t POMP_Atomic_event(POMP_Handle_t *h, int32_t t, const char ctc[]) { (void)t; return visit_first(h, ctc, S, POMP_LEVEL_EVENT); }
-int32_t POMP_Flush_event(POMP_Handle_t *h, int32_t t, const char ctc[]) { (void)t; return visit_first(h, ctc, S, POMP_LEVEL_EVENT); }
+int32_t POMP_Atomic_event(POMP_Handle_t *h, int32_t t, char ctc[]) { (void)t; return visit_first(h, ctc, S, POMP_LEVEL_EVENT); }
+int32_t POMP_Flush_event(POMP_Handle_t *h, int32_t t, char ctc[]) { (void)t; return visit_first(h, ctc, S, POMP_LEVEL_EVENT); }
 
 /* ---- functions and user regions: one region each, entered by enter/begin ---- */
 
-int32_t POMP_Function_enter(POMP_Handle_t *h, int32_t t, const char ctc[]) { (void)t; return enter_first(h, ctc, POMP_GROUP_USER, BE, POMP_MAIN); }
+int32_t POMP_Function_enter(POMP_Handle_t *h, int32_t t, char ctc[]) { (void)t; return enter_first(h, ctc, POMP_GROUP_USER, BE, POMP_MAIN); }
 int32_t POMP_Function_exit(POMP_Handle_t h, int32_t t) { (void)t; return leave_later(h, POMP_GROUP_USER, BE, POMP_MAIN); }
-int32_t POMP_Function_begin(POMP_Handle_t *h, int32_t t, const char ctc[]) { (void)t; return enter_first(h, ctc, POMP_GROUP_USER, BE, POMP_MAIN); }
+int32_t POMP_Function_begin(POMP_Handle_t *h, int32_t t, char ctc[]) { (void)t; return enter_first(h, ctc, POMP_GROUP_USER, BE, POMP_MAIN); }
 int32_t POMP_Function_end(POMP_Handle_t h, int32_t t) { (void)t; return leave_later(h, POMP_GROUP_USER, BE, POMP_MAIN); }
-int32_t POMP_Function_event(POMP_Handle_t *h, int32_t t, const char ctc[]) { (void)t; return visit_first(h, ctc, POMP_GROUP_USER, POMP_LEVEL_EVENT); }
-int32_t POMP_User_region_begin(POMP_Handle_t *h, int32_t t, const char ctc[]) { (void)t; return enter_first(h, ctc, POMP_GROUP_USER, BE, POMP_MAIN); }
+int32_t POMP_Function_event(POMP_Handle_t *h, int32_t t, char ctc[]) { (void)t; return visit_first(h, ctc, POMP_GROUP_USER, POMP_LEVEL_EVENT); }
+int32_t POMP_User_region_begin(POMP_Handle_t *h, int32_t t, char ctc[]) { (void)t; return enter_first(h, ctc, POMP_GROUP_USER, BE, POMP_MAIN); }
 int32_t POMP_User_region_end(POMP_Handle_t h, int32_t t) { (void)t; return leave_later(h, POMP_GROUP_USER, BE, POMP_MAIN); }
-int32_t POMP_User_event(POMP_Handle_t *h, int32_t t, const char ctc[]) { (void)t; return visit_first(h, ctc, POMP_GROUP_USER, POMP_LEVEL_EVENT); }
+int32_t POMP_User_event(POMP_Handle_t *h, int32_t t, char ctc[]) { (void)t; return visit_first(h, ctc, POMP_GROUP_USER, POMP_LEVEL_EVENT); }
 /* clang-format on */
 
-int32_t POMP_Section_begin(POMP_Handle_t h, int32_t thread, int32_t section_num)
+int32_t POMP_Section_begin(POMP_Handle_t h, int32_t section_num, int32_t thread_id)
 {
-    (void)thread;
+    (void)thread_id;
     const pomp_region *r;
     int32_t code = later(h, &r);
     if (r && on(W, BE)) {
@@ -335,9 +351,9 @@ int32_t POMP_Section_begin(POMP_Handle_t h, int32_t thread, int32_t section_num)
 }
 
 /* Inside the critical section: its lock is acquired (see pomp_events.c). */
-int32_t POMP_Critical_begin(POMP_Handle_t h, int32_t thread)
+int32_t POMP_Critical_begin(POMP_Handle_t h, int32_t thread_id)
 {
-    (void)thread;
+    (void)thread_id;
     const pomp_region *r;
     int32_t code = later(h, &r);
     if (r && on(S, BE))
@@ -345,9 +361,9 @@ int32_t POMP_Critical_begin(POMP_Handle_t h, int32_t thread)
     return code;
 }
 
-int32_t POMP_Critical_end(POMP_Handle_t h, int32_t thread)
+int32_t POMP_Critical_end(POMP_Handle_t h, int32_t thread_id)
 {
-    (void)thread;
+    (void)thread_id;
     const pomp_region *r;
     int32_t code = later(h, &r);
     if (r && on(S, BE))

@@ -48,4 +48,12 @@ void weft__pomp_call_init_functions(void);
 /* Marks a parameter used (once) and records its value. */
 void weft__pomp_parameter(uint32_t parameter, int64_t value);
 
+/* The construct of a first event, initialising *handle from ctc when unset;
+ * *r is NULL when there is none (no handle, or an unset one and no CTC
+ * string). Returns the event's code (POMP_SUCCESS, _NO_HANDLE, _BAD_CTC). */
+int32_t weft__pomp_first(void **handle, const char *ctc, const pomp_region **r);
+
+/* The construct of a later event (handle by value). */
+int32_t weft__pomp_later(void *handle, const pomp_region **r);
+
 #endif /* WEFT_ADAPTERS_POMP_PROPOSAL_H */

@@ -129,6 +129,25 @@ static void report_malformed(const char *dialect, const weft_ctc_region *ctc, co
                    reports == MAX_REPORTS ? " (further malformed strings are not reported)" : "");
 }
 
+/* The merged proposal's call of an OpenMP runtime routine: one region,
+ * named after the routine as the POMP2 lock wrappers name theirs (so tools
+ * that know "omp_set_lock" still do), at the call's file and lines. */
+static weft_region define_call(const weft_ctc_region *ctc, const char *file)
+{
+    char name[64];
+    snprintf(name, sizeof(name), "%.*s", (int)ctc->region_type.len, ctc->region_type.text);
+    weft_region_desc desc = {.name = name,
+                             .file = file[0] ? file : NULL,
+                             .begin_line = ctc->begin_line,
+                             .end_line = ctc->end_line2,
+                             .role = WEFT_REGION_ROLE_WRAPPER,
+                             .paradigm = WEFT_PARADIGM_OPENMP};
+    weft_region region;
+    if (weft_registry_region(weft_defs_global(), &desc, &region) != WEFT_OK)
+        weft_log_error("cannot register region '%s'; its events are not recorded", name);
+    return region;
+}
+
 /* Builds the pomp_region a construct description asks for; NULL when out
  * of memory. */
 static pomp_region *create_described(const weft_ctc_region *described)
@@ -143,6 +162,15 @@ static pomp_region *create_described(const weft_ctc_region *described)
         ctc.construct < WEFT_CTC_CONSTRUCT_COUNT ? ctc.construct : WEFT_CTC_UNKNOWN;
     const construct_shape *shape = &shapes[construct];
     r->construct = construct;
+    r->lock_id = UINT32_MAX;
+    for (int sub = 0; sub < POMP_SUB_COUNT; sub++)
+        r->sub[sub] = WEFT_INVALID_ID;
+    if (construct == WEFT_CTC_RUNTIME_CALL) { /* every part is the call's region */
+        weft_region call = define_call(&ctc, file);
+        for (int part = 0; part < POMP_PART_COUNT; part++)
+            r->part[part] = call;
+        return r;
+    }
     weft_region main;
     if (shape->named) {
         main = define_named(&ctc, file, NULL, construct == WEFT_CTC_FUNCTION
@@ -175,8 +203,8 @@ static pomp_region *create_described(const weft_ctc_region *described)
     r->part[POMP_UNTIED_CREATE] = untied
                                       ? define(&ctc, file, WEFT_OMP_UNTIED_TASK_CREATE, ctc.begin_line)
                                       : r->part[POMP_CREATE];
-    r->lock_id = ctc.construct == WEFT_CTC_CRITICAL ? critical_lock(&ctc) : UINT32_MAX;
-    r->chunk = r->iteration = WEFT_INVALID_ID;
+    if (ctc.construct == WEFT_CTC_CRITICAL)
+        r->lock_id = critical_lock(&ctc);
     return r;
 }
 
@@ -203,8 +231,7 @@ static const pomp_region *unknown_region(void)
                                               {WEFT_INVALID_ID},
                                               {WEFT_INVALID_ID}},
                                      .lock_id = UINT32_MAX,
-                                     .chunk = WEFT_INVALID_ID,
-                                     .iteration = WEFT_INVALID_ID};
+                                     .sub = {WEFT_INVALID_ID, WEFT_INVALID_ID, WEFT_INVALID_ID}};
     return unknown ? unknown : &none;
 }
 
@@ -296,12 +323,19 @@ const pomp_region *weft__pomp_region_of_proposal(void **handle, const char *ctc,
     return r;
 }
 
-/* A loop's chunk or iteration region ("!$omp for chunk @file:line"),
- * defined on first use from the loop's own definition. */
-weft_region weft__pomp_loop_subregion(const pomp_region *r, bool iteration)
+/* A construct's region for events POMP2 does not have ("!$omp for chunk
+ * @file:line"), defined on first use from its worksharing part's
+ * definition. A workshare's block is each thread's share of the work, as a
+ * chunk is of a loop's; OTF2 has no role of its own for it. */
+weft_region weft__pomp_subregion(const pomp_region *r, pomp_sub which)
 {
-    pomp_region *loop = (pomp_region *)r;
-    uint32_t *slot = iteration ? &loop->iteration : &loop->chunk;
+    static const weft_omp_region kinds[POMP_SUB_COUNT] = {
+        [POMP_SUB_CHUNK] = WEFT_OMP_LOOP_CHUNK,
+        [POMP_SUB_ITERATION] = WEFT_OMP_LOOP_ITERATION,
+        [POMP_SUB_WORKSHARE_BLOCK] = WEFT_OMP_WORKSHARE_SBLOCK,
+    };
+    pomp_region *construct = (pomp_region *)r;
+    uint32_t *slot = &construct->sub[which];
     uint32_t id = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (id != WEFT_INVALID_ID || r->part[POMP_WORK].id == WEFT_INVALID_ID)
         return (weft_region){id};
@@ -312,7 +346,7 @@ weft_region weft__pomp_loop_subregion(const pomp_region *r, bool iteration)
     const char *file = weft_registry_string_text(reg, def.file);
     weft_ctc_span span = {file ? file : "", file ? (uint32_t)strlen(file) : 0};
     char name[512];
-    weft_omp_region kind = iteration ? WEFT_OMP_LOOP_ITERATION : WEFT_OMP_LOOP_CHUNK;
+    weft_omp_region kind = kinds[which];
     weft_omp_region_name(name, sizeof(name), weft_omp_region_text(kind), span, def.begin_line);
     weft_region_desc desc = {.name = name,
                              .file = file,

@@ -265,6 +265,8 @@ static void test_constructs(void **state)
 {
     (void)state;
     for (weft_ctc_construct c = WEFT_CTC_UNKNOWN + 1; c < WEFT_CTC_CONSTRUCT_COUNT; c++) {
+        if (c == WEFT_CTC_RUNTIME_CALL)
+            continue; /* the proposal's, by routine name: test_proposal_dialect */
         char templ[128];
         snprintf(templ, sizeof(templ), "NN*regionType=%s*sscl=a.c:1:2*escl=a.c:3:4**",
                  weft_ctc_construct_text(c));
@@ -658,12 +660,31 @@ static void test_proposal_dialect(void **state)
     assert_int_equal(r.user_group_name.len, 1);
     assert_int_equal(weft_ctc_parse_proposal("0*type=loop**", SIZE_MAX, &r), WEFT_OK);
     assert_int_equal(r.construct, WEFT_CTC_FOR);
+    /* A runtime routine's call: its name is the type. */
+    assert_int_equal(
+        weft_ctc_parse_proposal("0*type=omp_set_nest_lock*file=f.c*lines=9,9**", SIZE_MAX, &r),
+        WEFT_OK);
+    assert_int_equal(r.construct, WEFT_CTC_RUNTIME_CALL);
+    assert_int_equal(r.region_type.len, strlen("omp_set_nest_lock"));
+    assert_memory_equal(r.region_type.text, "omp_set_nest_lock", r.region_type.len);
+    assert_int_equal(r.begin_line, 9);
+    assert_int_equal(weft_ctc_parse_proposal("0*type=omp_get_nested**", SIZE_MAX, &r), WEFT_OK);
+    assert_int_equal(r.construct, WEFT_CTC_RUNTIME_CALL);
+    /* Neither OPARI2's dialect nor the construct's own text make one. */
+    assert_int_equal(
+        weft_ctc_parse("0*regionType=omp_set_lock*sscl=a.c:1:1*escl=a.c:1:1**", SIZE_MAX, &r),
+        WEFT_ERR_INVALID);
+    assert_int_equal(r.construct, WEFT_CTC_UNKNOWN);
+    assert_int_equal(weft_ctc_parse_proposal("0*type=runtime call**", SIZE_MAX, &r),
+                     WEFT_ERR_INVALID);
+    assert_int_equal(r.construct, WEFT_CTC_UNKNOWN);
 
     static const struct {
         const char *text, *problem;
     } bad[] = {
         {"2**", "no type"},
         {"19*type=nosuch**", "type is not known"},
+        {"0*type=omp_set_locks**", "type is not known"},
         {"0*type=for*lines=7**", "a line pair has no ','"},
         {"0*type=for*slines=x,2**", "a line number is not a number"},
         {"0*type=for*elines=1,99999999999**", "a line number is too large"},

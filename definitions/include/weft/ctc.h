@@ -58,7 +58,10 @@ typedef struct weft_ctc_span {
 
 /* Constructs: enum name and OPARI2's regionType text. OPARI2 2.0.7 never
  * writes "taskuntied" (an untied task is "task" with hasUntied=1); it is
- * recognised because OPARI2's own parser knows it. */
+ * recognised because OPARI2's own parser knows it. RUNTIME_CALL is not
+ * OPARI2's: the merged POMP proposal's call of an OpenMP runtime routine,
+ * whose type is the routine's name (see weft_ctc_parse_proposal); its text
+ * is never read as a type. */
 /* clang-format off */
 #define WEFT_CTC_CONSTRUCT_LIST(X)                                                \
     X(UNKNOWN, "") X(PARALLEL, "parallel") X(FOR, "for") X(DO, "do")               \
@@ -69,7 +72,7 @@ typedef struct weft_ctc_span {
     X(PARALLEL_FOR, "parallelfor") X(PARALLEL_DO, "paralleldo")                    \
     X(PARALLEL_SECTIONS, "parallelsections")                                       \
     X(PARALLEL_WORKSHARE, "parallelworkshare") X(USER_REGION, "userRegion")        \
-    X(FUNCTION, "function")
+    X(FUNCTION, "function") X(RUNTIME_CALL, "runtime call")
 
 /* Clauses: enum name and CTC key. Keys other than hasSchedule and hasDefault
  * take 1 (present) or 0 (absent); those two carry the clause's argument, and
@@ -151,7 +154,14 @@ WEFT_EXPORT weft_status weft_ctc_parse(const char *ctc, size_t max_len, weft_ctc
 /* The same for the CTC strings of the merged POMP proposal (2002):
  * "<length>*key=value*...**" with the keys type (OPARI2's construct names,
  * and "preregion"/"pregion" for a parallel region, "loop" for a for loop,
- * "region"/"userregion"/"userRegion" for a user region, "function"), file,
+ * "region"/"userregion"/"userRegion" for a user region, "function", and
+ * the names of the OpenMP runtime routines the proposal instruments for the
+ * call of one: "omp_init_lock", "omp_destroy_lock", "omp_set_lock",
+ * "omp_unset_lock", "omp_test_lock", the same five with "_nest_lock",
+ * "omp_set_num_threads", "omp_get_num_threads", "omp_get_max_threads",
+ * "omp_get_thread_num", "omp_get_num_procs", "omp_in_parallel",
+ * "omp_set_dynamic", "omp_get_dynamic", "omp_set_nested", "omp_get_nested":
+ * construct RUNTIME_CALL, the name in region_type), file,
  * name (of a critical section, user region or function: in critical_name
  * and user_region_name), group, lines=<first>,<last> (the whole construct),
  * slines=<a>,<b> and elines=<a>,<b> (its opening and closing lines), and the

@@ -31,6 +31,7 @@ extern "C" {
     X(SINGLE,             "single",             SINGLE)                     \
     X(SINGLE_SBLOCK,      "single sblock",      SINGLE_SBLOCK)              \
     X(WORKSHARE,          "workshare",          WORKSHARE)                  \
+    X(WORKSHARE_SBLOCK,   "workshare sblock",   WORKSHARE)                  \
     X(MASTER,             "master",             MASTER)                     \
     X(CRITICAL,           "critical",           CRITICAL)                   \
     X(CRITICAL_SBLOCK,    "critical sblock",    CRITICAL_SBLOCK)            \
