@@ -64,13 +64,15 @@ function visitUnder(st, row, lane, t) {
 
 export function hitTest(st, x, y) {
     if (x < 0 || y < RULER || y > st.height) return null;
+    if (x >= GUTTER) {
+        const m = messageAt(st, x, y);
+        if (m >= 0) return { kind: 'message', i: m };
+    }
     const r = rowAt(st.layout, yToRow(st, y));
     if (r < 0) return null;
     const row = st.layout.rows[r];
     if (row.kind === 'group') return { kind: 'group', group: row.group };
     if (x < GUTTER) return { kind: 'label', loc: row.loc };
-    const m = messageAt(st, x, y);
-    if (m >= 0) return { kind: 'message', i: m };
     const marker = markerAt(st, row.loc, x, y);
     if (marker) return marker;
     const t = xToTime(st, x);

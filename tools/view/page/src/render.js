@@ -231,7 +231,8 @@ function drawRuler(ctx, st) {
     for (const s of ticks) {
         const x = timeToX(st, s * res);
         ctx.fillRect(Math.round(x), RULER - 9, 1, 8);
-        ctx.fillText(base ? `+${formatTime(s - base, step)}` : formatTime(s, step), x + 3, 5);
+        const label = base ? `+${formatTime(s - base, step, step)}` : formatTime(s, step, ticks[ticks.length - 1]);
+        ctx.fillText(label, x + 3, 5);
     }
     ctx.fillStyle = '#6b7280';
     ctx.fillText(base ? `from ${formatTime(base, step)}` : 'time', 6, 5);

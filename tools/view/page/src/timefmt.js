@@ -28,9 +28,11 @@ export function formatDuration(seconds) {
     return `${trim(v.toFixed(digits))} ${u.name}`;
 }
 
-// A point in time (seconds since the trace start), precise to `step` seconds.
-export function formatTime(seconds, step) {
-    const u = unitFor(Math.max(Math.abs(step), 1e-9));
+// A point in time (seconds since the trace start), precise to `step`
+// seconds, in the unit of `magnitude` (default: the larger of the time and
+// the step), so labels along one axis share their unit.
+export function formatTime(seconds, step, magnitude = Math.max(Math.abs(seconds), step)) {
+    const u = unitFor(Math.max(Math.abs(magnitude), 1e-9));
     const decimals = Math.max(0, Math.min(9, Math.ceil(-Math.log10(step / u.scale) - 1e-9)));
     return `${(seconds / u.scale).toFixed(decimals)} ${u.name}`;
 }

@@ -16,8 +16,9 @@ import { produce, DEFAULT_MAX_BYTES } from './lib/producer.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const TEMPLATE = path.join(here, '..', 'dist', 'weft-view-template.html');
 
-// The `perLocation` longest visits with nothing inside them, per location.
-export function innermostVisits(shape, perLocation = 2) {
+// Per location the longest visits with nothing inside them, of `perLocation`
+// different regions.
+export function innermostVisits(shape, perLocation = 3) {
     const stacks = [];
     const best = [];
     let origin = null;
@@ -34,7 +35,11 @@ export function innermostVisits(shape, perLocation = 2) {
             const f = stacks[l].pop();
             if (f.child) return;
             const list = (best[l] ??= []);
-            list.push({ loc: l, start: f.t, end: t, region: f.r, depth: stacks[l].length });
+            const v = { loc: l, start: f.t, end: t, region: f.r, depth: stacks[l].length };
+            const same = list.findIndex((x) => x.region === v.region);
+            if (same >= 0 && list[same].end - list[same].start >= t - f.t) return;
+            if (same >= 0) list.splice(same, 1);
+            list.push(v);
             list.sort((a, b) => (b.end - b.start) - (a.end - a.start));
             list.length = Math.min(list.length, perLocation);
         },

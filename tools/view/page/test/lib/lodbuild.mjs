@@ -41,7 +41,7 @@ export function finestBins(duration, locationCount) {
 }
 
 export class LodBuilder {
-    constructor({ duration, locationCount, regionCount, profileBins = 4096 }) {
+    constructor({ duration, locationCount, regionCount, profileBins = 4096, minLevelBins = MIN_LEVEL_BINS }) {
         this.duration = duration;
         this.locationCount = locationCount;
         this.regionCount = regionCount;
@@ -51,7 +51,7 @@ export class LodBuilder {
         for (let bins = n0, width = this.width0; ; bins /= LEVEL_FACTOR, width *= LEVEL_FACTOR) {
             this.levels.push({ bins, width, region: new Uint32Array(bins * locationCount),
                 depth: new Uint32Array(bins * locationCount) });
-            if (bins / LEVEL_FACTOR < MIN_LEVEL_BINS || bins < LEVEL_FACTOR) break;
+            if (bins / LEVEL_FACTOR < minLevelBins || bins < LEVEL_FACTOR) break;
         }
         this.profileBins = Math.min(profileBins, n0);
         this.profileWidth = this.width0 * (n0 / this.profileBins);
