@@ -264,6 +264,15 @@ function main(model) {
         regionColor: (r) => st.colors[r],
         canvasRect: () => canvas.getBoundingClientRect().toJSON(),
         redrawNow: draw,
+        // Scrolls the rows so that the location's row is in view.
+        showLocation: (loc) => {
+            const r = st.layout.rowOfLocation[loc];
+            if (r < 0) return;
+            const row = st.layout.rows[r];
+            const h = timelineHeight(st);
+            if (row.y < st.scrollY || row.y + row.h > st.scrollY + h) st.scrollY = row.y - (h - row.h) / 2;
+            clampScroll();
+        },
     });
     api.ready = true;
 }

@@ -148,7 +148,8 @@ function drawMessages(ctx, st) {
     ctx.strokeStyle = MESSAGE_COLOR;
     ctx.fillStyle = MESSAGE_COLOR;
     ctx.lineWidth = 1;
-    ctx.globalAlpha = 0.8;
+    // Many lines fade so the regions under them stay readable.
+    ctx.globalAlpha = Math.max(0.1, Math.min(0.8, 150 / Math.max(1, visible.length / stride)));
     for (let k = 0; k < visible.length; k += stride) {
         const i = visible[k];
         const x0 = timeToX(st, m.send[i]);
@@ -169,9 +170,18 @@ function drawMessages(ctx, st) {
     ctx.globalAlpha = 1;
 }
 
+// Markers are left out where more than one per few pixels would be visible.
+function tooDense(times, t0, t1, st, perPixel) {
+    let n = 0;
+    const limit = (timelineWidth(st) / perPixel) * Math.max(1, st.model.locations.length / 4);
+    for (let i = 0; i < times.length; i++) if (times[i] >= t0 && times[i] <= t1 && ++n > limit) return true;
+    return false;
+}
+
 function drawCollectives(ctx, st) {
     const c = st.model.collectives;
     const { t0, t1 } = st.range;
+    if (c.count && tooDense(c.end, t0, t1, st, 6)) return;
     ctx.fillStyle = COLLECTIVE_COLOR;
     for (let i = 0; i < c.count; i++) {
         if (c.end[i] < t0 || c.start[i] > t1) continue;
@@ -188,6 +198,7 @@ function drawCollectives(ctx, st) {
 function drawThreadEvents(ctx, st) {
     const te = st.model.threads;
     const { t0, t1 } = st.range;
+    if (te.count && tooDense(te.time, t0, t1, st, 6)) return;
     ctx.fillStyle = THREAD_EVENT_COLOR;
     ctx.strokeStyle = THREAD_EVENT_COLOR;
     for (let i = 0; i < te.count; i++) {

@@ -61,6 +61,7 @@ async function pixelsAt(page, check) {
     return page.evaluate((c) => {
         const w = window.weftView;
         w.setRange({ t0: c.zoom[0], t1: c.zoom[1] });
+        w.showLocation(c.loc);
         w.redrawNow();
         const band = w.laneBand(c.loc, c.depth);
         if (!band) return null;
@@ -113,7 +114,11 @@ async function canvasPoint(page, x, y) {
 
 async function interact(page, target) {
     const all = await page.evaluate(() => ({ t0: 0, t1: window.weftView.model.duration }));
-    await page.evaluate((r) => { window.weftView.setRange(r); window.weftView.redrawNow(); }, all);
+    await page.evaluate(([r, loc]) => {
+        window.weftView.setRange(r);
+        window.weftView.showLocation(loc);
+        window.weftView.redrawNow();
+    }, [all, target.loc]);
     // Wheel over the target zooms in around it.
     const x = await page.evaluate((t) => window.weftView.timeToX(t), target.time);
     const band = await page.evaluate((c) => window.weftView.laneBand(c.loc, c.depth), target);
@@ -154,7 +159,11 @@ async function interact(page, target) {
     record('the right arrow pans towards later times', panned.t0 > selected.t0 || panned.t1 >= all.t1,
         `t0 ${selected.t0} -> ${panned.t0}`);
     // Hovering the target visit shows its region, source, start, duration, enclosing regions.
-    await page.evaluate((c) => { window.weftView.setRange({ t0: c.zoom[0], t1: c.zoom[1] }); window.weftView.redrawNow(); }, target);
+    await page.evaluate((c) => {
+        window.weftView.setRange({ t0: c.zoom[0], t1: c.zoom[1] });
+        window.weftView.showLocation(c.loc);
+        window.weftView.redrawNow();
+    }, target);
     const tx = await page.evaluate((t) => window.weftView.timeToX(t), target.time);
     const tb = await page.evaluate((c) => window.weftView.laneBand(c.loc, c.depth), target);
     [px, py] = await canvasPoint(page, tx, tb.y + tb.h / 2);
