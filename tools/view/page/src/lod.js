@@ -1,6 +1,7 @@
 // Level-of-detail choices: which pyramid level to draw at a zoom, the runs of
 // equal bins in a time range, where the detail visits are complete, and the
 // binary searches into the per-depth visit lists.
+import { TIER_BASE } from './model.js';
 
 // The coarsest level whose bins are at most `ticksPerPixel` wide (so each
 // pixel sees one bin or more); the finest level when zoomed in further.
@@ -74,11 +75,19 @@ export function firstEndingAfter(idx, end, t) {
     return lo;
 }
 
-// Calls fn(visitIndex) for each visit of one location and depth overlapping [t0, t1).
-export function forEachVisit(visits, loc, depth, t0, t1, fn) {
+// Calls fn(visitIndex) for each visit of one location and depth overlapping
+// [t0, t1); with `minDuration`, it may skip visits shorter than that.
+export function forEachVisit(visits, loc, depth, t0, t1, fn, minDuration = 0) {
     const perDepth = visits.lists[loc];
     if (!perDepth || depth >= perDepth.length) return;
-    const idx = perDepth[depth];
+    let idx = perDepth[depth];
+    if (minDuration >= TIER_BASE && visits.tiers) {
+        const tiers = visits.tiers[loc][depth];
+        let k = 0;
+        for (let min = TIER_BASE; min <= minDuration; min *= TIER_BASE) k++;
+        if (k > tiers.length) return;
+        idx = tiers[k - 1];
+    }
     for (let k = firstEndingAfter(idx, visits.end, t0); k < idx.length; k++) {
         const i = idx[k];
         if (visits.start[i] >= t1) break;

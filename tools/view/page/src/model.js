@@ -81,8 +81,28 @@ export function indexVisits(table, locationCount) {
             }
         }
     }
+    const plain = lists.map((l) => l.map((x) => x.idx));
     return { count: n, start, end: c.end, loc: c.loc, depth: c.depth, region: c.region,
-        parent, recursive, lists: lists.map((l) => l.map((x) => x.idx)), maxDepth };
+        parent, recursive, lists: plain, tiers: buildTiers(plain, start, c.end), maxDepth };
+}
+
+// Per location and depth, the visits at least TIER_BASE^k ticks long for
+// k = 1, 2, ... (while any are), each list in time order: drawing only what
+// is wide enough to see then skips the short visits without looking at them.
+export const TIER_BASE = 16;
+
+export function buildTiers(lists, start, end) {
+    return lists.map((perDepth) => perDepth.map((idx) => {
+        const tiers = [];
+        let prev = idx;
+        for (let min = TIER_BASE; prev.length; min *= TIER_BASE) {
+            const next = prev.filter((i) => end[i] - start[i] >= min);
+            if (next.length === 0) break;
+            tiers.push(next);
+            prev = next;
+        }
+        return tiers;
+    }));
 }
 
 // The pyramid: levels finest first, each with its bin width and per location

@@ -14,7 +14,10 @@ import { THREAD_FORK } from './format.js';
 
 // Detail is drawn where a segment has at most this many visits per pixel.
 export const DETAIL_VISITS_PER_PIXEL = 4;
-export const MAX_MESSAGES_DRAWN = 5000;
+// More visible messages than this are thinned out (every k-th is drawn):
+// stroking thousands of lines costs tens of milliseconds in a software canvas.
+export const MAX_MESSAGES_DRAWN = 1000;
+const MAX_ARROWHEADS = 300;
 
 // The time range split into window parts (detail available) and the rest.
 export function segments(detail, t0, t1) {
@@ -37,6 +40,7 @@ class Painter {
         this.dpr = st.dpr;
         this.xmin = GUTTER;
         this.xmax = st.width;
+        this.paths = new Map();
     }
 
     clipX(x0, x1) {
@@ -45,7 +49,8 @@ class Painter {
     }
 
     // A rectangle of CSS pixels, snapped to device pixels; nothing when it
-    // covers no device pixel centre.
+    // covers no device pixel centre. Rectangles are collected per colour
+    // and filled at flush(): call it between layers that may overlap.
     band(x0, x1, y, h, color, alpha = 1) {
         const d = this.dpr;
         const X0 = Math.round(Math.max(x0, this.xmin) * d);
@@ -54,9 +59,24 @@ class Painter {
         const Y0 = Math.round(y * d);
         const Y1 = Math.round((y + h) * d);
         if (Y1 <= Y0) return;
-        this.ctx.globalAlpha = alpha;
-        this.ctx.fillStyle = color;
-        this.ctx.fillRect(X0, Y0, X1 - X0, Y1 - Y0);
+        const key = alpha === 1 ? color : `${color}/${alpha}`;
+        let path = this.paths.get(key);
+        if (!path) {
+            path = new Path2D();
+            this.paths.set(key, path);
+        }
+        path.rect(X0, Y0, X1 - X0, Y1 - Y0);
+    }
+
+    flush() {
+        for (const [key, path] of this.paths) {
+            const [color, alpha] = key.split('/');
+            this.ctx.globalAlpha = alpha === undefined ? 1 : Number(alpha);
+            this.ctx.fillStyle = color;
+            this.ctx.fill(path);
+        }
+        this.paths.clear();
+        this.ctx.globalAlpha = 1;
     }
 }
 
@@ -69,6 +89,7 @@ function drawVisits(p, st, row, a, b, minWidthPx) {
     const perDepth = v.lists[row.loc];
     if (!perDepth) return;
     const top = rowToY(st, 0);
+    const minTicks = minWidthPx * ticksPerPixel(st.range, timelineWidth(st));
     for (let d = 0; d < perDepth.length; d++) {
         const band = laneRect(row, d);
         forEachVisit(v, row.loc, d, a, b, (i) => {
@@ -77,7 +98,8 @@ function drawVisits(p, st, row, a, b, minWidthPx) {
             if (x1 - x0 < minWidthPx) return;
             const r = v.region[i];
             p.band(x0, x1, top + band.y, band.h, st.colors[r], regionAlpha(st, r));
-        });
+        }, minTicks);
+        p.flush();
     }
 }
 
@@ -90,6 +112,7 @@ function drawBins(p, st, row, a, b) {
         const band = laneRect(row, depth);
         p.band(timeToX(st, s), timeToX(st, e), top + band.y, band.h, st.colors[r], regionAlpha(st, r));
     });
+    p.flush();
 }
 
 export function drawLocationRow(p, st, row, segs) {
@@ -150,23 +173,26 @@ function drawMessages(ctx, st) {
     ctx.lineWidth = 1;
     // Many lines fade so the regions under them stay readable.
     ctx.globalAlpha = Math.max(0.1, Math.min(0.8, 150 / Math.max(1, visible.length / stride)));
+    // One path for all lines and one for all arrowheads: two draw calls.
+    const lines = new Path2D();
+    const heads = new Path2D();
     for (let k = 0; k < visible.length; k += stride) {
         const i = visible[k];
         const x0 = timeToX(st, m.send[i]);
         const x1 = timeToX(st, m.recv[i]);
         const y0 = rowMiddle(st, m.sender[i]);
         const y1 = rowMiddle(st, m.receiver[i]);
-        ctx.beginPath();
-        ctx.moveTo(x0, y0);
-        ctx.lineTo(x1, y1);
-        ctx.stroke();
+        lines.moveTo(x0, y0);
+        lines.lineTo(x1, y1);
         const angle = Math.atan2(y1 - y0, x1 - x0);
-        ctx.beginPath();
-        ctx.moveTo(x1, y1);
-        ctx.lineTo(x1 - 6 * Math.cos(angle - 0.4), y1 - 6 * Math.sin(angle - 0.4));
-        ctx.lineTo(x1 - 6 * Math.cos(angle + 0.4), y1 - 6 * Math.sin(angle + 0.4));
-        ctx.fill();
+        if (visible.length / stride > MAX_ARROWHEADS) continue;
+        heads.moveTo(x1, y1);
+        heads.lineTo(x1 - 6 * Math.cos(angle - 0.4), y1 - 6 * Math.sin(angle - 0.4));
+        heads.lineTo(x1 - 6 * Math.cos(angle + 0.4), y1 - 6 * Math.sin(angle + 0.4));
+        heads.closePath();
     }
+    ctx.stroke(lines);
+    ctx.fill(heads);
     ctx.globalAlpha = 1;
 }
 

@@ -102,3 +102,14 @@ test('visit searches per location and depth', () => {
     assert.equal(parentStart(1, 15), 0);
     assert.equal(v.parent[visitAt(v, 1, 0, 10)], -1);
 });
+
+test('with a minimum duration, visit searches may skip shorter visits but keep every longer one', () => {
+    const visits = [];
+    for (let k = 0; k < 200; k++) visits.push([k * 1000, k * 1000 + (k % 10 === 0 ? 900 : 10), 0, 0, 0]);
+    const v = smallModel({ visits }).visits;
+    const seen = (min) => { const out = []; forEachVisit(v, 0, 0, 0, 1e6, (i) => out.push(v.start[i]), min); return out; };
+    assert.equal(seen(0).length, 200);
+    assert.deepEqual(seen(300), seen(0).filter((s) => s % 10000 === 0));
+    assert.ok(seen(17).length >= 20);
+    assert.deepEqual(seen(1e9), []);
+});

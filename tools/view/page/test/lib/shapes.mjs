@@ -51,6 +51,9 @@ export const SHAPES = {
     openmp: () => makeShape({ name: 'openmp', ranks: 1, threads: 4, iterations: 40, mpi: false, openmp: true }),
     mpi: () => makeShape({ name: 'mpi', ranks: 4, threads: 1, iterations: 40, mpi: true, openmp: false }),
     hybrid: () => makeShape({ name: 'hybrid', ranks: 2, threads: 2, iterations: 40, mpi: true, openmp: true }),
+    // 64 locations, about 10 million events.
+    medium: () => makeShape({ name: 'medium', ranks: 16, threads: 4, iterations: 2530, mpi: true,
+        openmp: true, rows: 24, iterNs: 2.5e6 }),
     // 64 locations, about 100 million events.
     big: () => makeShape({ name: 'big', ranks: 16, threads: 4, iterations: 25300, mpi: true,
         openmp: true, rows: 24, iterNs: 2.5e6 }),
