@@ -1,5 +1,5 @@
 /* Groups and communicators of the OTF2 definitions, as Scalasca expects them
- * (shared/OTF2-CONVENTIONS.md section 3):
+ * (docs/dev/OTF2-CONVENTIONS.md section 3):
  *
  *   - first, per paradigm that has communicators, one COMM_LOCATIONS group:
  *     for MPI ("MPI") the thread-0 location of every process in rank order,

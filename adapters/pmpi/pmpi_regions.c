@@ -1,7 +1,7 @@
 /* Registering the regions of the MPI functions, on their first call; see
  * pmpi_regions.h. The names and file follow Score-P ("MPI_Send", file
  * "MPI", lines 0, paradigm MPI): Scalasca classifies MPI regions by exactly
- * these (OTF2-CONVENTIONS.md, section 4). */
+ * these (docs/dev/OTF2-CONVENTIONS.md, section 4). */
 #include "pmpi_regions.h"
 
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /* Checks of the group and communicator definitions of a multi-rank trace,
- * by OTF2-CONVENTIONS.md section 3: per paradigm a COMM_LOCATIONS group
+ * by docs/dev/OTF2-CONVENTIONS.md section 3: per paradigm a COMM_LOCATIONS group
  * before its COMM_GROUP/COMM_SELF groups (for MPI: the thread-0 location of
  * every rank, in rank order), MPI_COMM_WORLD as the first MPI comm with the
  * world ranks 0..N-1, one MPI_COMM_SELF, member lists of world ranks

@@ -128,7 +128,7 @@ static int first_pass(elg_convert *c, uint64_t *events)
 
 /* ---- definitions into the registry -------------------------------------------- */
 
-/* Role and paradigm of an EPILOG region (LEGACY-FORMATS.md 1.6). */
+/* Role and paradigm of an EPILOG region (docs/dev/LEGACY-FORMATS.md 1.6). */
 static void region_kind(uint8_t type, const char *name, const char *file, weft_region_role *role,
                         weft_paradigm *paradigm)
 {

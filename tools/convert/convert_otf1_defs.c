@@ -162,7 +162,7 @@ const char *weft__otf1_named(const otf_table *t, uint32_t id)
 }
 
 /* Kind, role and paradigm of a function from its group's and its own name
- * (LEGACY-FORMATS.md 2.4); f->kind and f->role are set, for the first pass
+ * (docs/dev/LEGACY-FORMATS.md 2.4); f->kind and f->role are set, for the first pass
  * too. */
 void weft__otf1_classify(const otf_convert *c, otf_func *f, weft_region_desc *desc)
 {

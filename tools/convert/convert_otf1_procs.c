@@ -1,5 +1,5 @@
 /* Which OTF processes of an OTF version 1 trace are threads of which MPI
- * process (LEGACY-FORMATS.md 2.3, 2.4). VampirTrace gives every thread its
+ * process (docs/dev/LEGACY-FORMATS.md 2.3, 2.4). VampirTrace gives every thread its
  * MPI process as parent. elg2otf gives no process a parent: it names the
  * masters "process r" and the other threads "thread r:t" ("process m:r",
  * "thread m:r:t" with several machines), and lists the master and threads

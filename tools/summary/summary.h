@@ -44,7 +44,7 @@ typedef struct weft_summary_kind {
 
 /* Classifies a region from its definition: PARADIGM and ROLE are OTF2's
  * values (OTF2_Paradigm, OTF2_RegionRole), NAME and FILE its name and source
- * file (either may be NULL). Follows OTF2-CONVENTIONS.md: the paradigm
+ * file (either may be NULL). Follows docs/dev/OTF2-CONVENTIONS.md: the paradigm
  * decides, and for traces that leave it UNKNOWN, the source file "MPI" or
  * "OMP" and a name starting "!$omp" do, as in Scalasca. Pure function. */
 weft_summary_kind weft__summary_classify(uint8_t paradigm, uint8_t role, const char *name,

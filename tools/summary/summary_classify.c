@@ -1,6 +1,6 @@
 /* Which paradigm a region belongs to and whether it is an OpenMP waiting
  * region, for `weft summary`. The region definition's paradigm decides; the
- * name and source-file rules Scalasca applies (OTF2-CONVENTIONS.md section 4)
+ * name and source-file rules Scalasca applies (docs/dev/OTF2-CONVENTIONS.md section 4)
  * cover traces that leave the paradigm UNKNOWN. Also the names of OTF2's
  * collective operations. Pure functions, no state. */
 #include "summary.h"

@@ -276,7 +276,7 @@ size_t weft__trace_find_group(const weft_trace_reader *st, uint64_t ref)
     return find(st->groups, st->group_count, sizeof(*st->groups), ref);
 }
 
-/* The MPI location list (OTF2-CONVENTIONS.md section 3): member I is the
+/* The MPI location list (docs/dev/OTF2-CONVENTIONS.md section 3): member I is the
  * master location of world rank I. When a trace has one, it decides the
  * rank of each location group. Then every location takes its group's rank. */
 static void resolve_ranks(weft_trace_reader *st)
@@ -310,7 +310,7 @@ static void resolve_comms(weft_trace_reader *st)
     }
 }
 
-/* OTF2-CONVENTIONS.md section 3: a COMM_GROUP's members are world ranks
+/* docs/dev/OTF2-CONVENTIONS.md section 3: a COMM_GROUP's members are world ranks
  * (indices into the MPI location list), and an event on it names the
  * member's index, unless the group says its event ranks are global already. */
 uint32_t weft__trace_world_rank(const weft_trace_reader *st, size_t comm, uint32_t rank,
