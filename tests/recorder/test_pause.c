@@ -114,6 +114,20 @@ static const step teams_and_forks[] = {
     {E(LEAVE), 5, _, _, 0},
 };
 
+/* An MPI collective (begin, end; the end names the communicator, the begin
+ * none) is a scope too: begun before a pause another thread started, its
+ * end is recorded; begun during one, its end is not. */
+static const step collectives[] = {
+    {E(ENTER), 20, _, R, 0},
+    {E(MPI_COLLECTIVE_BEGIN), 0, _, R, 0},
+    {E(MPI_COLLECTIVE_END), 3, P, R, 0},
+    {E(LEAVE), 20, P, R, 0},
+    {E(ENTER), 20, P, _, 1},
+    {E(MPI_COLLECTIVE_BEGIN), 0, P, _, 2},
+    {E(MPI_COLLECTIVE_END), 3, _, _, 1},
+    {E(LEAVE), 20, _, _, 0},
+};
+
 /* clang-format on */
 
 static void test_scenarios(void **state)
@@ -125,6 +139,7 @@ static void test_scenarios(void **state)
     PLAY(recursion);
     PLAY(locks);
     PLAY(teams_and_forks);
+    PLAY(collectives);
 }
 
 /* Deep nesting grows the stack; when it cannot grow, the opening is
