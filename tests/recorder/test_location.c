@@ -404,6 +404,7 @@ static void test_out_of_memory_creating_a_location(void **state)
     (void)state;
     for (long fail_at = 0;; fail_at++) {
         uint32_t before = weft__loc_count();
+        uint32_t defined = weft_registry_location_count(weft_defs_global());
         weft_alloc_fail_after(fail_at);
         worker w;
         start(&w, create_only, 0);
@@ -415,6 +416,9 @@ static void test_out_of_memory_creating_a_location(void **state)
             break;
         }
         assert_int_equal(weft__loc_count(), before);
+        /* Nor a definition: the trace would have a location without events. */
+        if (weft_registry_location_count(weft_defs_global()) != defined)
+            fail_msg("allocation %ld failing left a location defined", fail_at);
         assert_true(fail_at < 100);
     }
 }
