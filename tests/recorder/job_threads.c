@@ -134,7 +134,9 @@ static void check_deadlock(job *j)
 }
 
 /* Waits for the oldest message to r from `from` on the given channel;
- * NULL when the job is deadlocked. */
+ * NULL once the job is deadlocked (also for a message that ranks sent after
+ * the deadlock: the job is broken, and a run must not depend on which
+ * rank's later calls happened to meet). */
 static message *wait_for(rank_state *r, uint32_t from, bool collective, uint32_t seq)
 {
     job *j = r->job;
@@ -142,8 +144,8 @@ static message *wait_for(rank_state *r, uint32_t from, bool collective, uint32_t
     r->want_from = from;
     r->want_collective = collective;
     r->want_seq = seq;
-    message *m;
-    while (!(m = take(r, true)) && !j->report->deadlock) {
+    message *m = NULL;
+    while (!j->report->deadlock && !(m = take(r, true))) {
         r->phase = WAITING;
         check_deadlock(j);
         if (!j->report->deadlock)
