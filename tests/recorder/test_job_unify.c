@@ -139,67 +139,6 @@ static void check_locations(const job_case *c, const weft_registry *global)
         assert_int_equal(members[r], r);
 }
 
-/* Rank r's maps lead its definitions to equal global ones. */
-static void check_maps(const weft_registry *global, const weft_registry *local, uint32_t rank,
-                       const weft_id_maps *maps)
-{
-    assert_int_equal(maps->string_count, weft_registry_string_count(local));
-    assert_int_equal(maps->region_count, weft_registry_region_count(local));
-    assert_int_equal(maps->comm_count, weft_registry_comm_count(local));
-    assert_int_equal(maps->metric_count, weft_registry_metric_class_count(local));
-    for (uint32_t i = 0; i < maps->string_count; i++)
-        assert_string_equal(text(local, (weft_string){i}),
-                            text(global, (weft_string){maps->strings[i]}));
-    for (uint32_t i = 0; i < maps->region_count; i++) {
-        weft_region_def l, g;
-        assert_int_equal(weft_registry_region_get(local, (weft_region){i}, &l), WEFT_OK);
-        assert_int_equal(weft_registry_region_get(global, (weft_region){maps->regions[i]}, &g),
-                         WEFT_OK);
-        assert_string_equal(text(local, l.name), text(global, g.name));
-        assert_int_equal(l.begin_line, g.begin_line);
-        assert_int_equal(l.role, g.role);
-    }
-    for (uint32_t i = 0; i < maps->comm_count; i++) {
-        weft_comm_def l, g;
-        assert_int_equal(weft_registry_comm_get(local, (weft_comm){i}, &l), WEFT_OK);
-        assert_int_equal(weft_registry_comm_get(global, (weft_comm){maps->comms[i]}, &g), WEFT_OK);
-        assert_int_equal(l.paradigm, g.paradigm);
-        assert_true(l.key == g.key);
-        assert_string_equal(text(local, l.name), text(global, g.name));
-        if (l.paradigm == WEFT_PARADIGM_MPI)
-            continue;
-        /* A thread team maps to this rank's own team. */
-        uint32_t m[8];
-        uint32_t n = weft_registry_comm_members(global, (weft_comm){maps->comms[i]}, m, 8);
-        assert_int_equal(n, l.member_count);
-        for (uint32_t t = 0; t < n; t++) {
-            weft_location_def loc;
-            assert_int_equal(weft_registry_location_get(global, (weft_location){m[t]}, &loc),
-                             WEFT_OK);
-            assert_int_equal(loc.group, rank);
-        }
-    }
-    for (uint32_t i = 0; i < maps->metric_count; i++) {
-        uint32_t lm[WEFT_METRIC_MAX_MEMBERS], gm[WEFT_METRIC_MAX_MEMBERS];
-        uint32_t n = weft_registry_metric_class_members(local, (weft_metric){i}, lm,
-                                                        WEFT_METRIC_MAX_MEMBERS);
-        assert_int_equal(weft_registry_metric_class_members(global, (weft_metric){maps->metrics[i]},
-                                                            gm, WEFT_METRIC_MAX_MEMBERS),
-                         n);
-        for (uint32_t k = 0; k < n; k++) {
-            weft_metric_member_def l, g;
-            assert_int_equal(weft_registry_metric_member_get(local, lm[k], &l), WEFT_OK);
-            assert_int_equal(weft_registry_metric_member_get(global, gm[k], &g), WEFT_OK);
-            assert_string_equal(text(local, l.name), text(global, g.name));
-        }
-    }
-    if (rank == 0) { /* merged first: its ids are the global ones */
-        assert_true(weft_id_map_is_identity(maps->strings, maps->string_count));
-        assert_true(weft_id_map_is_identity(maps->regions, maps->region_count));
-        assert_true(weft_id_map_is_identity(maps->comms, maps->comm_count));
-    }
-}
-
 static uint32_t ceil_log2(uint32_t n)
 {
     uint32_t rounds = 0;
@@ -241,7 +180,7 @@ static void check_success(const job_case *c)
     registry_assert_same(c->reference, global);
     check_locations(c, global);
     for (uint32_t r = 0; r < c->size; r++)
-        check_maps(global, c->runs[r].local, r, &c->runs[r].maps);
+        registry_assert_maps(global, c->runs[r].local, r, &c->runs[r].maps);
     check_tree(c);
 }
 
