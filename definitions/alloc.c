@@ -10,6 +10,18 @@
  * concurrently; only tests ever set it. */
 static atomic_long fail_countdown = -1;
 
+/* The same for the one thread that set it (weft_alloc_fail_after_in_thread):
+ * only that thread reads or writes its own copy, so no atomics. Initial-exec
+ * like weft's other thread-locals (libweft-ompt may be dlopen'ed). */
+static __thread long thread_countdown __attribute__((tls_model("initial-exec"))) = -1;
+
+long weft_alloc_fail_after_in_thread(long count)
+{
+    long left = thread_countdown;
+    thread_countdown = count;
+    return left;
+}
+
 void weft_alloc_fail_after(long count)
 {
     atomic_store_explicit(&fail_countdown, count, memory_order_relaxed);
@@ -17,6 +29,8 @@ void weft_alloc_fail_after(long count)
 
 static int injected_failure(void)
 {
+    if (thread_countdown >= 0 && thread_countdown-- == 0)
+        return 1;
     long left = atomic_load_explicit(&fail_countdown, memory_order_relaxed);
     if (left < 0)
         return 0;

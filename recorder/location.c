@@ -52,6 +52,8 @@ void weft__loc_configure(uint64_t buffer_bytes, uint64_t total_bytes)
     pthread_key_create(&exit_key, thread_exit);
 }
 
+static void chunk_free(weft_chunk *chunk);
+
 static weft_chunk *chunk_create(weft_loc *owner)
 {
     weft_chunk *chunk = weft_alloc(chunk_bytes());
@@ -88,15 +90,19 @@ static uint32_t pick_thread_number(void)
 
 weft_loc *weft__loc_create(void)
 {
+    weft_chunk *first = NULL;
     weft_loc *loc = weft_calloc(1, sizeof(*loc));
     if (!loc)
         goto fail;
     loc->thread_number = pick_thread_number();
     loc->last_team = WEFT_INVALID_ID;
-    if (weft_registry_location(weft_defs_global(), NULL, loc->thread_number, &loc->def) != WEFT_OK)
-        goto fail;
-    weft_chunk *first = chunk_create(loc);
+    /* The chunk before the definition: a location defined but never listed
+     * would be in the trace without an event file, and OTF2's reader fails
+     * on such a trace (otf2-print: "Create local event reader"). */
+    first = chunk_create(loc);
     if (!first)
+        goto fail;
+    if (weft_registry_location(weft_defs_global(), NULL, loc->thread_number, &loc->def) != WEFT_OK)
         goto fail;
     pthread_mutex_init(&loc->mutex, NULL);
     pthread_cond_init(&loc->chunk_returned, NULL);
@@ -123,6 +129,8 @@ weft_loc *weft__loc_create(void)
 fail:
     /* The location stays unregistered: a partly built one is not listed,
      * so nothing else can reach it. */
+    if (first)
+        chunk_free(first);
     weft_free(loc);
     weft_log_error("out of memory creating the buffer of a thread; its events are not recorded");
     return NULL;

@@ -17,6 +17,7 @@ static uint8_t scope_opening(uint8_t kind, bool *opens)
     case WEFT_EVENT_THREAD_TEAM_BEGIN:
     case WEFT_EVENT_THREAD_FORK:
     case WEFT_EVENT_LOCK_ACQUIRE:
+    case WEFT_EVENT_MPI_COLLECTIVE_BEGIN:
         return kind;
     case WEFT_EVENT_LEAVE:
         *opens = false;
@@ -30,6 +31,9 @@ static uint8_t scope_opening(uint8_t kind, bool *opens)
     case WEFT_EVENT_LOCK_RELEASE:
         *opens = false;
         return WEFT_EVENT_LOCK_ACQUIRE;
+    case WEFT_EVENT_MPI_COLLECTIVE_END:
+        *opens = false;
+        return WEFT_EVENT_MPI_COLLECTIVE_BEGIN;
     default:
         return WEFT_EVENT_NONE;
     }
@@ -49,13 +53,19 @@ static bool push(weft_pause_stack *stack, uint8_t kind, uint32_t ref, bool recor
     return true;
 }
 
-/* The innermost pushed scope this closing matches, or -1. Forks match by
- * kind alone (a join names no team). */
+/* Forks and collectives match by kind alone: a join names no team, and a
+ * collective's begin no communicator (its end does). */
+static bool by_kind_alone(uint8_t opening)
+{
+    return opening == WEFT_EVENT_THREAD_FORK || opening == WEFT_EVENT_MPI_COLLECTIVE_BEGIN;
+}
+
+/* The innermost pushed scope this closing matches, or -1. */
 static int64_t find(const weft_pause_stack *stack, uint8_t opening, uint32_t ref)
 {
     for (uint32_t i = stack->depth; i-- > 0;) {
         const weft_pause_scope *s = &stack->items[i];
-        if (s->kind == opening && (opening == WEFT_EVENT_THREAD_FORK || s->ref == ref))
+        if (s->kind == opening && (by_kind_alone(opening) || s->ref == ref))
             return i;
     }
     return -1;
@@ -70,11 +80,11 @@ bool weft__pause_admit(weft_pause_stack *stack, uint8_t kind, uint32_t ref, bool
     if (opens) {
         if (!paused && stack->depth == 0)
             return true;
-        if (!push(stack, opening, opening == WEFT_EVENT_THREAD_FORK ? 0 : ref, !paused)) {
+        if (!push(stack, opening, by_kind_alone(opening) ? 0 : ref, !paused)) {
             /* Without the entry its closing would be recorded alone: record
              * the opening too, so the trace stays balanced. */
-            weft_log_error("out of memory tracking regions across a pause; this thread records "
-                           "through the pause");
+            weft_log_error("out of memory tracking regions across a pause; a region entered "
+                           "during the pause is recorded");
             return true;
         }
         return !paused;

@@ -17,7 +17,9 @@
  *     pushed as recorded) until everything pushed is closed.
  *
  * Scopes are regions (enter/leave), thread teams (begin/end), forks (fork/
- * join) and locks (acquire/release, matched by lock id in any order). Other
+ * join), locks (acquire/release, matched by lock id in any order) and MPI
+ * collectives (begin/end: a pause switched on by another thread while this
+ * one waits in a collective must not cut the collective in half). Other
  * events are simply not recorded while paused. */
 #ifndef WEFT_RECORDER_PAUSE_H
 #define WEFT_RECORDER_PAUSE_H
@@ -26,7 +28,7 @@
 #include <stdint.h>
 
 typedef struct weft_pause_scope {
-    uint32_t ref;  /* region, team or lock id; 0 for a fork */
+    uint32_t ref;  /* region, team or lock id; 0 for a fork or a collective */
     uint8_t kind;  /* the opening event's kind */
     bool recorded; /* its opening is in the trace */
 } weft_pause_scope;

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "rank_registry.h"
+#include "registry_assert.h"
 #include "weft/alloc.h"
 #include "weft/definitions.h"
 #include "weft/unify.h"
@@ -69,67 +70,6 @@ static uint32_t members_of(const weft_registry *reg, uint32_t comm, uint32_t *me
 static const char *text(const weft_registry *reg, weft_string s)
 {
     return weft_registry_string_text(reg, s);
-}
-
-/* Same definitions under the same ids. */
-static void assert_same_registry(const weft_registry *a, const weft_registry *b)
-{
-    counts ca = count_of(a);
-    assert_counts(b, ca);
-    for (uint32_t i = 0; i < ca.strings; i++)
-        assert_string_equal(text(a, (weft_string){i}), text(b, (weft_string){i}));
-    for (uint32_t i = 0; i < ca.regions; i++) {
-        weft_region_def x, y;
-        assert_int_equal(weft_registry_region_get(a, (weft_region){i}, &x), WEFT_OK);
-        assert_int_equal(weft_registry_region_get(b, (weft_region){i}, &y), WEFT_OK);
-        assert_memory_equal(&x, &y, sizeof(x));
-    }
-    for (uint32_t i = 0; i < ca.comms; i++) {
-        weft_comm_def x, y;
-        assert_int_equal(weft_registry_comm_get(a, (weft_comm){i}, &x), WEFT_OK);
-        assert_int_equal(weft_registry_comm_get(b, (weft_comm){i}, &y), WEFT_OK);
-        assert_int_equal(x.name.id, y.name.id);
-        assert_int_equal(x.paradigm, y.paradigm);
-        assert_int_equal(x.parent.id, y.parent.id);
-        assert_true(x.key == y.key);
-        assert_int_equal(x.member_count, y.member_count);
-        uint32_t mx[16], my[16];
-        uint32_t n = members_of(a, i, mx, 16);
-        assert_int_equal(members_of(b, i, my, 16), n);
-        assert_memory_equal(mx, my, n * sizeof(uint32_t));
-    }
-    for (uint32_t i = 0; i < ca.processes; i++) {
-        weft_process_def x, y;
-        assert_int_equal(weft_registry_process_get(a, i, &x), WEFT_OK);
-        assert_int_equal(weft_registry_process_get(b, i, &y), WEFT_OK);
-        assert_memory_equal(&x, &y, sizeof(x));
-    }
-    for (uint32_t i = 0; i < ca.locations; i++) {
-        weft_location_def x, y;
-        assert_int_equal(weft_registry_location_get(a, (weft_location){i}, &x), WEFT_OK);
-        assert_int_equal(weft_registry_location_get(b, (weft_location){i}, &y), WEFT_OK);
-        assert_memory_equal(&x, &y, sizeof(x));
-    }
-    for (uint32_t i = 0; i < ca.properties; i++) {
-        weft_location_property x, y;
-        assert_int_equal(weft_registry_property_get(a, i, &x), WEFT_OK);
-        assert_int_equal(weft_registry_property_get(b, i, &y), WEFT_OK);
-        assert_memory_equal(&x, &y, sizeof(x));
-    }
-    assert_int_equal(weft_registry_metric_member_count(a), weft_registry_metric_member_count(b));
-    for (uint32_t i = 0; i < weft_registry_metric_member_count(a); i++) {
-        weft_metric_member_def x, y;
-        assert_int_equal(weft_registry_metric_member_get(a, i, &x), WEFT_OK);
-        assert_int_equal(weft_registry_metric_member_get(b, i, &y), WEFT_OK);
-        assert_memory_equal(&x, &y, sizeof(x));
-    }
-    assert_int_equal(weft_registry_metric_class_count(a), weft_registry_metric_class_count(b));
-    for (uint32_t i = 0; i < weft_registry_metric_class_count(a); i++) {
-        uint32_t mx[4], my[4];
-        uint32_t n = weft_registry_metric_class_members(a, (weft_metric){i}, mx, 4);
-        assert_int_equal(weft_registry_metric_class_members(b, (weft_metric){i}, my, 4), n);
-        assert_memory_equal(mx, my, n * sizeof(uint32_t));
-    }
 }
 
 /* Metric classes merge by their members: rank 1 defines {ru_stime} before
@@ -191,7 +131,7 @@ static void test_round_trip(void **state)
     weft_registry *copy = weft_registry_create();
     weft_id_maps maps;
     assert_int_equal(weft_registry_merge(copy, original, original_len, &maps), WEFT_OK);
-    assert_same_registry(local, copy);
+    registry_assert_same(local, copy);
     assert_identity_maps(&maps, local);
     weft_id_maps_free(&maps);
 
@@ -579,40 +519,12 @@ static void check_global(const weft_registry *global)
     }
 }
 
-/* Rank r's maps lead to global definitions equal to its local ones. */
+/* Rank r's maps lead to global definitions equal to its local ones; in this
+ * fixture every rank but 0 has ids of its own. */
 static void check_maps(const weft_registry *global, const weft_registry *local, uint32_t rank,
                        const weft_id_maps *maps)
 {
-    assert_int_equal(maps->region_count, weft_registry_region_count(local));
-    assert_int_equal(maps->comm_count, weft_registry_comm_count(local));
-    for (uint32_t i = 0; i < maps->region_count; i++) {
-        weft_region_def l, g;
-        assert_int_equal(weft_registry_region_get(local, (weft_region){i}, &l), WEFT_OK);
-        assert_int_equal(weft_registry_region_get(global, (weft_region){maps->regions[i]}, &g),
-                         WEFT_OK);
-        assert_string_equal(text(local, l.name), text(global, g.name));
-        assert_int_equal(l.begin_line, g.begin_line);
-    }
-    for (uint32_t i = 0; i < maps->comm_count; i++) {
-        weft_comm_def l, g;
-        assert_int_equal(weft_registry_comm_get(local, (weft_comm){i}, &l), WEFT_OK);
-        assert_int_equal(weft_registry_comm_get(global, (weft_comm){maps->comms[i]}, &g), WEFT_OK);
-        assert_int_equal(l.paradigm, g.paradigm);
-        assert_true(l.key == g.key);
-        assert_string_equal(text(local, l.name), text(global, g.name));
-        if (l.paradigm == WEFT_PARADIGM_MPI)
-            continue;
-        /* A team maps to this rank's team: its members are this rank's. */
-        uint32_t m[8];
-        uint32_t n = members_of(global, maps->comms[i], m, 8);
-        assert_int_equal(n, l.member_count);
-        for (uint32_t t = 0; t < n; t++) {
-            weft_location_def loc;
-            assert_int_equal(weft_registry_location_get(global, (weft_location){m[t]}, &loc),
-                             WEFT_OK);
-            assert_int_equal(loc.group, rank);
-        }
-    }
+    registry_assert_maps(global, local, rank, maps);
     /* Rank 0 was merged first: its ids are the global ones. */
     bool identity = weft_id_map_is_identity(maps->regions, maps->region_count) &&
                     weft_id_map_is_identity(maps->comms, maps->comm_count) &&

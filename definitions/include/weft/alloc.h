@@ -23,6 +23,15 @@ char *weft_strdup(const char *text);
  * (returns NULL); a negative count turns failure injection off. */
 void weft_alloc_fail_after(long count);
 
+/* Test hook, for the calling thread only: its allocation after `count`
+ * further successful ones fails; other threads' allocations do not count and
+ * do not fail (weft_alloc_fail_after, for all threads, still applies). Lets a
+ * test that runs the ranks of a job as threads make one rank run out of
+ * memory. A negative count turns it off. Returns what was left of the
+ * thread's previous countdown: 0 or more when its failure was not reached,
+ * -1 when it fired or none was set. */
+long weft_alloc_fail_after_in_thread(long count);
+
 #ifdef __cplusplus
 }
 #endif
