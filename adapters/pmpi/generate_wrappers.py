@@ -31,6 +31,7 @@ parameter a kind needs but the function lacks) stops the build with
 the spec alone.
 """
 
+import argparse
 import os
 import re
 import sys
@@ -83,7 +84,14 @@ HANDLE_F2C = {
     "MPI_Info": "PMPI_Info_f2c",
     "MPI_Request": "PMPI_Request_f2c",
     "MPI_Message": "PMPI_Message_f2c",
+    "MPI_File": "PMPI_File_f2c",
+    "MPI_Win": "PMPI_Win_f2c",
+    "MPI_Errhandler": "PMPI_Errhandler_f2c",
 }
+
+# Integer kinds Fortran passes as INTEGER(KIND=MPI_OFFSET_KIND/ADDRESS_KIND/
+# COUNT_KIND): C values in C, pointers to them in Fortran.
+OFFSET_TYPES = ("MPI_Offset", "MPI_Aint", "MPI_Count")
 
 
 class SpecError(Exception):
@@ -240,19 +248,22 @@ PARAMETRIC_KINDS = {
 
 class Param:
     def __init__(self, text):
-        m = re.match(r"^(?P<type>.*?[\s*])(?P<name>\w+)\s*(?P<array>\[\s*\])?$", text.strip())
+        m = re.match(r"^(?P<type>.*?[\s*])(?P<name>\w+)\s*(?P<array>(?:\[[^\]]*\]\s*)*)$",
+                     text.strip())
         if not m or not m.group("type").strip():
             raise SpecError("cannot read the parameter '%s'" % text.strip())
         self.type = normalise_type(m.group("type"))
         self.name = m.group("name")
-        self.array = m.group("array") is not None
+        # "[]" or "[][3]" (Group_range_incl): kept as written
+        self.suffix = re.sub(r"\s+", "", m.group("array"))
+        self.array = bool(self.suffix)
         base = self.type.replace("const ", "").replace(" ", "")
         self.base = base.rstrip("*")
         self.stars = len(base) - len(self.base)
 
     def c_decl(self):
         sep = "" if self.type.endswith("*") else " "
-        return "%s%s%s%s" % (self.type, sep, self.name, "[]" if self.array else "")
+        return "%s%s%s%s" % (self.type, sep, self.name, self.suffix)
 
     def fortran_class(self):
         """How the Fortran binding passes it, and how to get its C value."""
@@ -268,11 +279,22 @@ class Param:
             return "handle_pointer"
         if self.base == "MPI_Status":
             return "status"
-        return None
+        if self.base == "char":
+            return "string"
+        if self.base in OFFSET_TYPES and self.stars == 0 and not self.array:
+            return "offset"
+        return "opaque"
 
     def fortran_decl(self):
-        if self.fortran_class() == "buffer":
+        cls = self.fortran_class()
+        if cls == "buffer":
             return self.c_decl()
+        if cls == "string":
+            return "char *%s" % self.name
+        if cls == "offset":
+            return "%s *%s" % (self.base, self.name)
+        if cls == "opaque":
+            return "void *%s" % self.name
         return "MPI_Fint *%s" % self.name
 
 
@@ -283,34 +305,78 @@ def normalise_type(text):
 
 
 class Function:
-    def __init__(self, line, name, role, kind_text, arguments, options):
+    """One spec entry. `arguments` is the C parameter list, or "mpi.h": the
+    list exactly as the build's mpi.h declares it (header: what
+    read_header found; None when the function is not declared there)."""
+
+    def __init__(self, line, name, role, kind_text, arguments, options, family, header):
         self.line = line
         self.name = name
         self.role = role
+        self.family = family
         self.kind_text = kind_text
+        self.unwrapped = kind_text == "unwrapped"
+        self.c_only = False
+        self.large_count = False
+        self.variadic = False
+        self.fortran_omits = []
+        self.params = []
+        self.fortran_params = []
+        # Declared by the build's mpi.h (always when there is no header to ask).
+        self.available = header is None or name in header
+        if self.unwrapped:
+            if role != "-" or arguments.strip() != "-" or options:
+                raise SpecError("an unwrapped entry is 'NAME | - | unwrapped | -'")
+            return
+        if role == "-":
+            raise SpecError("only unwrapped entries have no role")
         self.kind = parse_kind(kind_text)
         args = arguments.strip()
-        self.params = [] if args == "void" else [Param(p) for p in split_args(args)]
+        if args == "mpi.h":
+            if header is None or name not in header:
+                self.available = False
+                return
+            returns, args = header[name]
+            if returns != "int":
+                raise SpecError("%s returns %s, not int: wrap it by hand or mark it unwrapped"
+                                % (name, returns))
+        parts = [] if args == "void" else split_args(args)
+        if parts and parts[-1] == "...":
+            self.variadic = True
+            parts = parts[:-1]
+        self.params = [Param(p) for p in parts]
         names = [p.name for p in self.params]
         if len(set(names)) != len(names):
             raise SpecError("%s has two parameters of the same name" % name)
-        self.fortran_omits = []
         for option in options:
             key, _, value = option.partition("=")
-            if key.strip() == "fortran-omits" and value.strip():
+            key = key.strip()
+            if key == "fortran-omits" and value.strip():
                 self.fortran_omits = [v.strip() for v in value.split(",")]
                 for omitted in self.fortran_omits:
                     if omitted not in names:
                         raise SpecError("fortran-omits names '%s', which %s does not have"
                                         % (omitted, name))
+            elif key == "c-only" and not value:
+                self.c_only = True
+            elif key == "large-count" and not value:
+                self.large_count = True
             else:
-                raise SpecError("unknown option '%s' (known: fortran-omits=A,B)" % option)
+                raise SpecError("unknown option '%s' (known: fortran-omits=A,B, c-only, "
+                                "large-count)" % option)
+        if self.variadic:
+            self.c_only = True
         self.fortran_params = [p for p in self.params if p.name not in self.fortran_omits]
-        for p in self.fortran_params:
-            if p.fortran_class() is None:
-                raise SpecError("%s: no Fortran binding for the parameter '%s' (add it to "
-                                "fortran-omits?)" % (name, p.c_decl()))
         self.check_placeholders()
+
+    def large_count_variant(self, header):
+        """MPI-4's NAME_c (MPI_Count counts), where mpi.h declares it: its
+        region only, under its own name."""
+        name = self.name + "_c"
+        if not self.large_count or header is None or name not in header:
+            return None
+        return Function(self.line, name, self.role, "plain", "mpi.h", ["c-only"], self.family,
+                        header)
 
     @property
     def lower(self):
@@ -343,7 +409,7 @@ class Function:
                                 % (self.kind_text, name, self.name))
 
 
-PLACEHOLDER = re.compile(r"\{([*]?(?:f:)?\w+)\}")
+PLACEHOLDER = re.compile(r"\{([*]?(?:f:|len:)?\w+)\}")
 
 
 def parse_kind(text):
@@ -367,9 +433,10 @@ def split_args(text):
     return [a for a in (part.strip() for part in text.split(",")) if a]
 
 
-def read_spec(path):
-    """The spec's entries, in order; SpecError with "path:line:" on trouble."""
-    functions = []
+def read_spec(path, header=None):
+    """The spec's entries, in order (unwrapped and undeclared ones too), and
+    its families [(key, title)]; SpecError with "path:line:" on trouble."""
+    functions, families = [], []
     seen = {}
     with open(path, encoding="utf-8") as f:
         raw = f.read().split("\n")
@@ -378,6 +445,14 @@ def read_spec(path):
         stripped = text.strip()
         if not entry and (not stripped or stripped.startswith("#")):
             continue
+        if not entry and stripped.startswith("@family"):
+            m = re.match(r"^@family\s+([a-z0-9-]+)\s+(\S.*)$", stripped)
+            if not m:
+                raise SpecError("%s:%d: expected '@family KEY Title'" % (path, number))
+            if any(key == m.group(1) for key, _ in families):
+                raise SpecError("%s:%d: the family %s is listed twice" % (path, number, m.group(1)))
+            families.append((m.group(1), m.group(2)))
+            continue
         if not entry:
             first_line = number
         if stripped.endswith("\\"):
@@ -385,7 +460,14 @@ def read_spec(path):
             continue
         entry += stripped
         try:
-            functions.append(parse_entry(entry, first_line, seen))
+            if not families:
+                raise SpecError("an entry before the first '@family'")
+            fn = parse_entry(entry, first_line, seen, families[-1][0], header)
+            functions.append(fn)
+            variant = fn.large_count_variant(header)
+            if variant:
+                seen[variant.name] = first_line
+                functions.append(variant)
         except SpecError as e:
             raise SpecError("%s:%d: %s" % (path, first_line, e))
         entry = ""
@@ -394,10 +476,10 @@ def read_spec(path):
                         % (path, first_line))
     if not functions:
         raise SpecError("%s: no functions" % path)
-    return functions
+    return functions, families
 
 
-def parse_entry(entry, line, seen):
+def parse_entry(entry, line, seen, family, header):
     fields = [f.strip() for f in entry.split("|")]
     if len(fields) < 4:
         raise SpecError("expected NAME | ROLE | KIND | ARGUMENTS [| OPTIONS], found %d field%s"
@@ -410,14 +492,72 @@ def parse_entry(entry, line, seen):
                          ("arguments", arguments)):
         if not value:
             raise SpecError("the %s field is empty" % label)
-    if not re.match(r"^MPI_[A-Z][a-z0-9_]*$", name):
+    if not re.match(r"^MPI_[A-Z][A-Za-z0-9_]*$", name):
         raise SpecError("'%s' is not an MPI function name (MPI_Xxx)" % name)
     if name in seen:
         raise SpecError("%s is listed twice (first on line %d)" % (name, seen[name]))
     seen[name] = line
-    if role not in ROLES:
+    if role not in ROLES and role != "-":
         raise SpecError("unknown role '%s' (one of %s)" % (role, ", ".join(ROLES)))
-    return Function(line, name, role, kind, arguments, options)
+    return Function(line, name, role, kind, arguments, options, family, header)
+
+
+# ---- mpi.h -------------------------------------------------------------------------------------
+
+def strip_attributes(text):
+    """Removes every __attribute__((...)) (nested parentheses)."""
+    out, i = [], 0
+    while True:
+        j = text.find("__attribute__", i)
+        if j < 0:
+            out.append(text[i:])
+            return "".join(out)
+        out.append(text[i:j])
+        k = text.find("(", j)
+        if k < 0:
+            return "".join(out)
+        depth = 0
+        while k < len(text):
+            if text[k] == "(":
+                depth += 1
+            elif text[k] == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            k += 1
+        i = k + 1
+
+
+def read_header(path):
+    """The MPI_ functions a preprocessed mpi.h declares: {name: (return type,
+    parameter list)}, the parameters as written (unnamed ones get names)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    text = re.sub(r"^\s*#.*$", "", text, flags=re.M)
+    text = re.sub(r"\s+", " ", strip_attributes(text))
+    text = text.replace("__extension__", " ")
+    found = {}
+    for statement in text.split(";"):
+        if "{" in statement or "typedef" in statement:
+            # a declaration right after a struct or a typedef's brace
+            statement = statement.rsplit("}", 1)[-1]
+            if "typedef" in statement:
+                continue
+        m = re.match(r"^\s*(?:extern\s+)?(?:\"C\"\s+)?([\w\s*]+?)\s*\b(MPI_\w+)\s*\((.*)\)\s*$",
+                     statement)
+        if not m or "(" in m.group(3).replace("(*", ""):
+            continue
+        returns = re.sub(r"\s+", " ", m.group(1).replace("extern", "")).strip()
+        params = []
+        for i, part in enumerate(split_args(m.group(3))):
+            part = part.strip()
+            if part not in ("...", "void") and not re.search(r"\w\s*(\[[^\]]*\]\s*)*$", part):
+                part = part + " arg%d" % i
+            elif part not in ("...", "void") and re.match(r"^(const\s+)?\w+$", part):
+                part = part + " arg%d" % i
+            params.append(part)
+        found[m.group(2)] = (returns, ", ".join(params) or "void")
+    return found
 
 
 # ---- formatting --------------------------------------------------------------------------------
@@ -481,7 +621,7 @@ def expand_c(text, fn):
         token = m.group(1)
         if token == "index_base":
             return "0"
-        if token.startswith("f:"):
+        if token.startswith(("f:", "len:")):
             raise SpecError("%s: Fortran placeholder {%s} in a C statement" % (fn.name, token))
         if token.startswith("*"):
             return "*" + token[1:]
@@ -491,7 +631,8 @@ def expand_c(text, fn):
 
 def c_wrapper(fn):
     k = fn.kind
-    decl = "%s(%s)" % (fn.name, ", ".join(p.c_decl() for p in fn.params) or "void")
+    decl = "%s(%s)" % (fn.name, ", ".join([p.c_decl() for p in fn.params] +
+                                          (["..."] if fn.variadic else [])) or "void")
     body = []
     body.append("const weft_region region = weft__pmpi_region(WEFT_PMPI_%s);" % fn.name)
     body.append("weft__pmpi_enter(region);")
@@ -535,6 +676,10 @@ def write_c(functions, outdir):
 
 #include "mpi_wrappers.h"
 #include "pmpi_hooks.h"
+
+/* Programs still call functions MPI deprecated (MPI_Attr_get, ...): their
+ * wrappers call the deprecated PMPI functions on purpose. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 /* clang-format off */
 const weft_pmpi_function weft__pmpi_functions[WEFT_PMPI_FUNCTION_COUNT] = {""")
@@ -582,7 +727,7 @@ class FortranExpander:
         for text in statements:
             for token in PLACEHOLDER.findall(text):
                 p = self.fn.param(token.lstrip("*").split(":")[-1])
-                if (p is not None and not token.startswith(("*", "f:"))
+                if (p is not None and not token.startswith(("*", "f:", "len:"))
                         and p.fortran_class() == "handle_pointer" and p.name not in converted):
                     converted.append(p.name)
                     if p.name not in self.copies:
@@ -597,6 +742,8 @@ class FortranExpander:
             return "1"
         if token.startswith("f:"):
             return token[2:]
+        if token.startswith("len:"):
+            return token[4:] + "_len"
         p = fn.param(token.lstrip("*"))
         cls = p.fortran_class()
         if token.startswith("*"):
@@ -611,12 +758,18 @@ class FortranExpander:
             return "%s(*%s)" % (HANDLE_F2C[p.base], p.name)
         if cls == "handle_pointer":
             return "&c_%s" % p.name
+        if cls == "offset":
+            return "*%s" % p.name
         raise SpecError("%s: the parameter '%s' has no C value in Fortran; use {f:%s}"
                         % (fn.name, p.c_decl(), p.name))
 
 
 def fortran_params(fn):
-    return [p.fortran_decl() for p in fn.fortran_params] + ["MPI_Fint *ierr"]
+    """CHARACTER arguments come with their lengths after IERROR (gfortran
+    passes them by value at the end, in order)."""
+    return ([p.fortran_decl() for p in fn.fortran_params] + ["MPI_Fint *ierr"] +
+            ["size_t %s_len" % p.name for p in fn.fortran_params
+             if p.fortran_class() == "string"])
 
 
 def fortran_wrapper(fn):
@@ -642,6 +795,7 @@ def fortran_wrapper(fn):
         else:
             call_args.append(p.name)
     call_args.append("ierr")
+    call_args += ["%s_len" % p.name for p in fn.fortran_params if p.fortran_class() == "string"]
     if k.status:
         body.append("MPI_Fint weft_f_status_local[WEFT_PMPI_F_STATUS_SIZE];")
         body.append("MPI_Fint *const weft_f_status = weft__pmpi_f_status_arg(%s, "
@@ -685,6 +839,9 @@ def write_fortran(functions, outdir):
 #include "mpi_wrappers.h"
 #include "pmpi_hooks.h"
 
+/* As in mpi_wrappers.c: deprecated functions are wrapped on purpose. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
 /* INTEGER arrays (counts, ranks) are handed to the hooks as int arrays. */
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "the Fortran wrappers assume INTEGER is a C int");
 
@@ -701,36 +858,113 @@ _Static_assert(sizeof(MPI_Fint) == sizeof(int), "the Fortran wrappers assume INT
     write(outdir, "mpi_wrappers_fortran.c", "\n".join(out))
 
 
+def write_families(functions, families, fortran, path):
+    """weft info's list: each family with the functions this build wraps."""
+    out = [HEADER % os.path.basename(path)]
+    out.append("/* The families of MPI functions libweft-mpi wraps in this build (from the")
+    out.append(" * spec and the build's mpi.h), for `weft info`. */")
+    out.append("#ifndef WEFT_MPI_FAMILIES_H")
+    out.append("#define WEFT_MPI_FAMILIES_H")
+    out.append("")
+    out.append("/* clang-format off */")
+    total = sum(1 for fn in functions if fn.available and not fn.unwrapped)
+    out.append("#define WEFT_MPI_WRAPPED_COUNT %d" % total)
+    out.append("#define WEFT_MPI_FORTRAN_WRAPPED_COUNT %d" % len(fortran))
+    out.append("#define WEFT_MPI_FAMILIES \\")
+    for key, title in families:
+        n = sum(1 for fn in functions if fn.family == key and fn.available and not fn.unwrapped)
+        if n:
+            out.append('    "  %-24s %3d  %s\\n" \\' % (key, n, title.replace('"', "'")))
+    out.append('    ""')
+    out.append("/* clang-format on */")
+    out.append("")
+    out.append("#endif /* WEFT_MPI_FAMILIES_H */")
+    write(os.path.dirname(path) or ".", os.path.basename(path), "\n".join(out) + "\n")
+
+
 def write(outdir, name, text):
+    """Writes only when the text changed, so a rerun rebuilds nothing."""
     path = os.path.join(outdir, name)
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return
+    except OSError:
+        pass
     tmp = path + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(text)
     os.replace(tmp, path)
 
 
+def check_coverage(functions, header):
+    """Every function mpi.h declares must have an entry: returns the missing
+    names (a new MPI version's function must be decided on, not bypassed)."""
+    listed = {fn.name for fn in functions}
+    return sorted(name for name in header if name not in listed)
+
+
 def main(argv):
-    if len(argv) != 3:
-        sys.stderr.write("usage: generate_wrappers.py SPEC OUTDIR\n")
-        return 2
+    parser = argparse.ArgumentParser(
+        description="Generates libweft-mpi's MPI wrappers from mpi_functions.spec.")
+    parser.add_argument("spec")
+    parser.add_argument("outdir", nargs="?")
+    parser.add_argument("--mpi-h", required=True,
+                        help="the build's mpi.h, preprocessed (cc -E)")
+    parser.add_argument("--fortran-symbols",
+                        help="the symbols the MPI's Fortran library defines (nm): Fortran "
+                             "wrappers for those pmpi_<name>_ only; without it none")
+    parser.add_argument("--families-header", help="where to write weft info's list")
+    parser.add_argument("--check", action="store_true",
+                        help="only check that the spec lists every function mpi.h declares")
+    args = parser.parse_args(argv[1:])
     try:
-        functions = read_spec(argv[1])
+        header = read_header(args.mpi_h)
+        if len(header) < 100:
+            raise SpecError("%s declares %d MPI functions: not a preprocessed mpi.h?"
+                            % (args.mpi_h, len(header)))
+        functions, families = read_spec(args.spec, header)
     except SpecError as e:
         sys.stderr.write("generate_wrappers.py: %s\n" % e)
         return 1
     except OSError as e:
-        sys.stderr.write("generate_wrappers.py: cannot read the spec: %s\n" % e)
+        sys.stderr.write("generate_wrappers.py: cannot read: %s\n" % e)
         return 1
+    if args.check:
+        missing = check_coverage(functions, header)
+        wrapped = [fn for fn in functions if fn.available and not fn.unwrapped]
+        for name in missing:
+            sys.stderr.write("%s: %s is declared by mpi.h but not listed in the spec\n"
+                             % (args.spec, name))
+        print("%d functions declared by mpi.h, %d wrapped, %d listed as unwrapped, %d missing"
+              % (len(header), len(wrapped),
+                 sum(1 for fn in functions if fn.unwrapped and fn.name in header), len(missing)))
+        return 1 if missing else 0
+    if not args.outdir:
+        parser.error("OUTDIR is needed unless --check")
+    generated = [fn for fn in functions if fn.available and not fn.unwrapped]
+    fortran = []
+    if args.fortran_symbols:
+        try:
+            with open(args.fortran_symbols, encoding="utf-8") as f:
+                symbols = set(f.read().split())
+        except OSError as e:
+            sys.stderr.write("generate_wrappers.py: cannot read: %s\n" % e)
+            return 1
+        fortran = [fn for fn in generated
+                   if not fn.c_only and "p%s_" % fn.lower in symbols]
     try:
-        os.makedirs(argv[2], exist_ok=True)
-        write_header(functions, argv[2])
-        write_c(functions, argv[2])
-        write_fortran(functions, argv[2])
+        os.makedirs(args.outdir, exist_ok=True)
+        write_header(generated, args.outdir)
+        write_c(generated, args.outdir)
+        write_fortran(fortran, args.outdir)
+        if args.families_header:
+            write_families(functions, families, fortran, args.families_header)
     except SpecError as e:
         sys.stderr.write("generate_wrappers.py: %s\n" % e)
         return 1
     except OSError as e:
-        sys.stderr.write("generate_wrappers.py: cannot write into %s: %s\n" % (argv[2], e))
+        sys.stderr.write("generate_wrappers.py: cannot write into %s: %s\n" % (args.outdir, e))
         return 1
     return 0
 
