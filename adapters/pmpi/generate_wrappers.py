@@ -196,6 +196,41 @@ KINDS = {
     "icollective": Kind(post="weft__pmpi_request_collective(ret, {request});"),
     "comm_free": Kind(pre="const weft_pmpi_comm_ref weft_freed = weft__pmpi_comm_free_begin({comm});",
                       post="weft__pmpi_comm_free_end(ret, weft_freed);"),
+    # MPI-IO (pmpi_io.c)
+    "file_open": Kind(post_c="weft__pmpi_file_open(ret, {comm}, {filename}, SIZE_MAX, {amode}, "
+                             "{fh});",
+                      post_f="weft__pmpi_file_open(ret, {comm}, {f:filename}, {len:filename}, "
+                             "{amode}, {fh});"),
+    "file_close": Kind(pre="const weft_object weft_file = weft__pmpi_file_close_begin({fh});",
+                       post="weft__pmpi_file_close_end(ret, weft_file);"),
+    "file_split_end": Kind(status="status",
+                           post="weft__pmpi_io_split_end(ret, {fh}, weft_recv_status);"),
+    "file_sync": Kind(pre="const weft_pmpi_io weft_io = weft__pmpi_io_begin({fh}, "
+                          "WEFT_IO_MODE_FLUSH, WEFT_IO_FLAG_NONE, 0, MPI_DATATYPE_NULL);",
+                      post="weft__pmpi_io_end(ret, &weft_io, NULL);"),
+    # one-sided (pmpi_rma.c)
+    "win_free": Kind(pre="const weft_object weft_win = weft__pmpi_win_free_begin({win});",
+                     post="weft__pmpi_win_free_end(ret, weft_win);"),
+    "win_fence": Kind(pre="weft__pmpi_win_fence_begin();",
+                      post="weft__pmpi_win_fence_end(ret, {win});"),
+    "win_post": Kind(post="weft__pmpi_win_group_open(ret, {win}, {group}, true);"),
+    "win_start": Kind(post="weft__pmpi_win_group_open(ret, {win}, {group}, false);"),
+    "win_complete": Kind(post="weft__pmpi_win_group_close(ret, {win}, false, 1);"),
+    "win_wait": Kind(post="weft__pmpi_win_group_close(ret, {win}, true, 1);"),
+    "win_test": Kind(post="weft__pmpi_win_group_close(ret, {win}, true, {*flag});"),
+    "win_lock": Kind(pre="const uint64_t weft_lock = weft__pmpi_win_lock_begin({win}, {rank}, false, "
+                         "{lock_type});",
+                     post="weft__pmpi_win_lock_end(ret, {win}, {rank}, false, {lock_type}, "
+                          "weft_lock);"),
+    "win_lock_all": Kind(pre="const uint64_t weft_lock = weft__pmpi_win_lock_begin({win}, 0, true, "
+                             "MPI_LOCK_SHARED);",
+                         post="weft__pmpi_win_lock_end(ret, {win}, 0, true, MPI_LOCK_SHARED, "
+                              "weft_lock);"),
+    "win_unlock": Kind(post="weft__pmpi_win_unlock(ret, {win}, {rank}, false);"),
+    "win_unlock_all": Kind(post="weft__pmpi_win_unlock(ret, {win}, 0, true);"),
+    "win_flush": Kind(post="weft__pmpi_win_flush(ret, {win}, {rank}, false);"),
+    "win_flush_all": Kind(post="weft__pmpi_win_flush(ret, {win}, 0, true);"),
+    "win_sync": Kind(post="weft__pmpi_win_sync(ret, {win});"),
 }
 
 
@@ -239,7 +274,86 @@ def comm_new_by_members_kind(args):
     return Kind(post="weft__pmpi_comm_by_members(ret, {%s});" % args[0])
 
 
+IO_MODES = ("READ", "WRITE")
+IO_FLAGS = {"independent": "WEFT_IO_FLAG_NONE", "collective": "WEFT_IO_FLAG_COLLECTIVE"}
+
+
+def io_args(kind, args):
+    if len(args) != 2 or args[0] not in IO_MODES or args[1] not in IO_FLAGS:
+        raise SpecError("%s(MODE, FLAGS) takes a mode (%s) and independent or collective"
+                        % (kind, ", ".join(IO_MODES)))
+    return "WEFT_IO_MODE_%s" % args[0], IO_FLAGS[args[1]]
+
+
+def io_begin(mode, flags):
+    return ("const weft_pmpi_io weft_io = weft__pmpi_io_begin({fh}, %s, %s, {count}, {datatype});"
+            % (mode, flags))
+
+
+def file_io_kind(args):
+    """A blocking read or write: begin before, complete with the status after."""
+    mode, flags = io_args("file_io", args)
+    return Kind(status="status", pre=io_begin(mode, flags),
+                post="weft__pmpi_io_end(ret, &weft_io, weft_recv_status);")
+
+
+def file_iio_kind(args):
+    """A non-blocking read or write: issued after, completed by its request."""
+    mode, flags = io_args("file_iio", args)
+    return Kind(pre=io_begin(mode, flags + " | WEFT_IO_FLAG_NON_BLOCKING"),
+                post="weft__pmpi_io_issued(ret, &weft_io, {request});")
+
+
+def file_split_begin_kind(args):
+    """A split collective's _begin: its _end (file_split_end) completes it."""
+    mode, flags = io_args("file_split_begin", args)
+    return Kind(pre=io_begin(mode, flags + " | WEFT_IO_FLAG_NON_BLOCKING"),
+                post="weft__pmpi_io_split_begun(ret, &weft_io, {fh});")
+
+
+def file_seek_kind(args):
+    if len(args) != 1 or args[0] not in ("individual", "shared"):
+        raise SpecError("file_seek(POINTER) takes individual or shared")
+    return Kind(post="weft__pmpi_io_seek(ret, {fh}, {offset}, {whence}, %s);"
+                % ("true" if args[0] == "shared" else "false"))
+
+
+RMA_TRANSFERS = {
+    "put": "WEFT_PMPI_RMA_PUT, {win}, {target_rank}, {origin_count}, {origin_datatype}, 0, "
+           "MPI_DATATYPE_NULL",
+    "get": "WEFT_PMPI_RMA_GET, {win}, {target_rank}, {origin_count}, {origin_datatype}, 0, "
+           "MPI_DATATYPE_NULL",
+    "accumulate": "WEFT_PMPI_RMA_ACCUMULATE, {win}, {target_rank}, {origin_count}, "
+                  "{origin_datatype}, 0, MPI_DATATYPE_NULL",
+    "get_accumulate": "WEFT_PMPI_RMA_GET_ACCUMULATE, {win}, {target_rank}, {origin_count}, "
+                      "{origin_datatype}, {result_count}, {result_datatype}",
+    "fetch_and_op": "WEFT_PMPI_RMA_FETCH_AND_OP, {win}, {target_rank}, 1, {datatype}, 1, "
+                    "{datatype}",
+    "compare_and_swap": "WEFT_PMPI_RMA_COMPARE_AND_SWAP, {win}, {target_rank}, 2, {datatype}, 1, "
+                        "{datatype}",
+}
+
+
+def rma_kind(args):
+    """An RMA operation (put, get, accumulate, ...) recorded when called."""
+    if len(args) != 1 or args[0] not in RMA_TRANSFERS:
+        raise SpecError("rma(OP) takes one of %s" % ", ".join(sorted(RMA_TRANSFERS)))
+    return Kind(pre="weft__pmpi_rma_transfer(%s);" % RMA_TRANSFERS[args[0]])
+
+
+def win_new_kind(args):
+    if len(args) != 2:
+        raise SpecError("win_new(COMM, WIN) takes two parameter names")
+    return Kind(post="weft__pmpi_win_created(ret, {%s}, {%s});" % tuple(args))
+
+
 PARAMETRIC_KINDS = {
+    "file_io": file_io_kind,
+    "file_iio": file_iio_kind,
+    "file_split_begin": file_split_begin_kind,
+    "file_seek": file_seek_kind,
+    "rma": rma_kind,
+    "win_new": win_new_kind,
     "collective": collective_kind,
     "comm_new": comm_new_kind,
     "comm_new_by_members": comm_new_by_members_kind,

@@ -198,20 +198,16 @@ static weft_comm define(const char *name, uint64_t key, const uint32_t *members,
     return comm;
 }
 
-/* The world ranks of comm's members by rank (of its remote group's for an
- * intercommunicator; WEFT_INVALID_ID for a process outside MPI_COMM_WORLD).
- * Returns a malloc'ed array the caller frees, or NULL. */
-static uint32_t *world_ranks(MPI_Comm comm, uint32_t *count_out)
+/* The world ranks of a group's members by rank (WEFT_INVALID_ID for a
+ * process outside MPI_COMM_WORLD). Returns a malloc'ed array the caller
+ * frees, or NULL. */
+static uint32_t *group_world_ranks(MPI_Group group, uint32_t *count_out)
 {
-    int inter = 0, n = 0;
-    MPI_Group group = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
+    int n = 0;
+    MPI_Group world = MPI_GROUP_NULL;
     uint32_t *members = NULL;
     int *ranks = NULL;
     *count_out = 0;
-    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
-        (inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group)) !=
-            MPI_SUCCESS)
-        return NULL;
     if (PMPI_Comm_group(MPI_COMM_WORLD, &world) != MPI_SUCCESS ||
         PMPI_Group_size(group, &n) != MPI_SUCCESS || n < 0)
         goto fail;
@@ -227,7 +223,6 @@ static uint32_t *world_ranks(MPI_Comm comm, uint32_t *count_out)
         members[i] = ranks[n + i] >= 0 ? (uint32_t)ranks[n + i] : WEFT_INVALID_ID;
     free(ranks);
     PMPI_Group_free(&world);
-    PMPI_Group_free(&group);
     *count_out = (uint32_t)n;
     return members;
 fail:
@@ -235,8 +230,33 @@ fail:
     free(ranks);
     if (world != MPI_GROUP_NULL)
         PMPI_Group_free(&world);
-    PMPI_Group_free(&group);
     return NULL;
+}
+
+/* The world ranks of comm's members by rank (of its remote group's for an
+ * intercommunicator). Returns a malloc'ed array the caller frees, or NULL. */
+static uint32_t *world_ranks(MPI_Comm comm, uint32_t *count_out)
+{
+    int inter = 0;
+    MPI_Group group = MPI_GROUP_NULL;
+    *count_out = 0;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
+        (inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group)) !=
+            MPI_SUCCESS)
+        return NULL;
+    uint32_t *members = group_world_ranks(group, count_out);
+    PMPI_Group_free(&group);
+    return members;
+}
+
+/* The communicator with these members, keyed by them (*key). */
+static weft_comm define_members(const uint32_t *members, uint32_t count, uint64_t *key)
+{
+    uint64_t hash = mix(UINT64_C(0x6d656d62657273) ^ count); /* "members" */
+    for (uint32_t i = 0; i < count; i++)
+        hash = mix(hash ^ members[i]);
+    *key = created_key(hash);
+    return define(comm_name, *key, members, count);
 }
 
 static bool comms_ready(void)
@@ -257,11 +277,8 @@ static weft_comm define_by_members(MPI_Comm comm)
         report_once("cannot read the members of an MPI communicator");
         return WEFT_COMM_INVALID;
     }
-    uint64_t hash = mix(UINT64_C(0x6d656d62657273) ^ count); /* "members" */
-    for (uint32_t i = 0; i < count; i++)
-        hash = mix(hash ^ members[i]);
-    uint64_t key = created_key(hash);
-    weft_comm c = define(comm_name, key, members, count);
+    uint64_t key = 0;
+    weft_comm c = define_members(members, count, &key);
     free(members);
     if (c.id == WEFT_INVALID_ID)
         return c;
@@ -270,6 +287,22 @@ static weft_comm define_by_members(MPI_Comm comm)
     pthread_mutex_unlock(&table_mutex);
     if (!stored)
         report_once("out of memory for the MPI communicator table");
+    return c;
+}
+
+weft_comm weft__pmpi_comm_of_group(MPI_Group group)
+{
+    if (group == MPI_GROUP_NULL || group == MPI_GROUP_EMPTY || !comms_ready())
+        return WEFT_COMM_INVALID;
+    uint32_t count = 0;
+    uint32_t *members = group_world_ranks(group, &count);
+    if (!members) {
+        report_once("cannot read the members of an MPI group");
+        return WEFT_COMM_INVALID;
+    }
+    uint64_t key = 0;
+    weft_comm c = define_members(members, count, &key);
+    free(members);
     return c;
 }
 

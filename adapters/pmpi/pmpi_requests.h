@@ -37,6 +37,9 @@ enum {
     WEFT_PMPI_REQUEST_RECV,
     /* a non-blocking collective (or Comm_idup): completes without events */
     WEFT_PMPI_REQUEST_COLLECTIVE,
+    /* a non-blocking MPI-IO operation: `peer` is its I/O handle (an object),
+     * `id` its matching id; completes with IoOperationComplete */
+    WEFT_PMPI_REQUEST_IO,
 };
 
 /* Request flags. */
