@@ -115,6 +115,11 @@ const char *weft__trace_io_handle_file(const weft_trace_reader *reader, uint64_t
     return name ? name : "?";
 }
 
+bool weft__trace_rma_win_defined(const weft_trace_reader *reader, uint64_t win)
+{
+    return reader->io_rma && find(&reader->io_rma->windows, win) != NULL;
+}
+
 uint64_t weft__trace_rma_win_comm(const weft_trace_reader *reader, uint64_t win)
 {
     const io_rma_def *w = reader->io_rma ? find(&reader->io_rma->windows, win) : NULL;

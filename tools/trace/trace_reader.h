@@ -301,6 +301,8 @@ OTF2_ErrorCode weft__trace_set_io_rma_callbacks(OTF2_EvtReaderCallbacks *cb);
 /* The name of the file an I/O handle works on (the handle's own name when
  * it has no file; "?" when the handle is not defined). */
 const char *weft__trace_io_handle_file(const weft_trace_reader *reader, uint64_t handle);
+/* Whether an RmaWin definition of that ref was read. */
+bool weft__trace_rma_win_defined(const weft_trace_reader *reader, uint64_t win);
 /* The communicator (a ref) of an RMA window; OTF2_UNDEFINED_COMM when unknown. */
 uint64_t weft__trace_rma_win_comm(const weft_trace_reader *reader, uint64_t win);
 void weft__trace_io_rma_free(weft_trace_reader *reader);
