@@ -886,9 +886,11 @@ def fortran_params(fn):
              if p.fortran_class() == "string"])
 
 
-def fortran_wrapper(fn):
+def fortran_wrapper(fn, f08=False):
+    """mpif.h's mpi_<name>_ (with aliases), or with f08 mpi_f08's
+    mpi_<name>_f08_, whose IERROR is optional (NULL when left out)."""
     k = fn.kind
-    lower = fn.lower
+    lower = fn.lower + ("_f08" if f08 else "")
     params = ", ".join(fortran_params(fn))
     x = FortranExpander(fn)
     pre = x.block(k.pre_f)
@@ -896,6 +898,10 @@ def fortran_wrapper(fn):
     after = x.block(k.after_leave)
     body = ["const weft_region region = weft__pmpi_region(WEFT_PMPI_%s);" % fn.name,
             "weft__pmpi_enter(region);"]
+    if f08:
+        body += ["MPI_Fint weft_ierr_local = 0;",
+                 "if (!ierr)",
+                 "    ierr = &weft_ierr_local;"]
     body += ["%s c_%s;" % (fn.param(name).base, name) for name in x.copies]
     body += k.locals
     if k.leave_first:
@@ -933,21 +939,27 @@ def fortran_wrapper(fn):
         extra = len(statement) - len(statement.lstrip(" "))
         out += wrap(statement.lstrip(" "), 4 + extra)
     out.append("}")
-    for alias in (lower, lower + "__", fn.name.upper()):
+    for alias in () if f08 else (lower, lower + "__", fn.name.upper()):
         out += wrap('WEFT_EXPORT void %s(%s) __attribute__((alias("%s_")));'
                     % (alias, params, lower), 0)
     return "\n".join(out) + "\n"
 
 
-def write_fortran(functions, outdir):
+def write_fortran(functions, f08_functions, outdir):
     out = [HEADER % "mpi_wrappers_fortran.c"]
-    out.append("""/* The Fortran wrappers of libweft-mpi (mpif.h and `use mpi`; not `use
- * mpi_f08`): gfortran calls mpi_<name>_, which records exactly what the C
- * wrapper MPI_<Name> records (the same hooks, on C handles converted with
- * PMPI_*_f2c) and calls Open MPI's Fortran implementation pmpi_<name>_
- * (libmpi_mpifh), never a C MPI_ wrapper, so each call is recorded once.
- * The aliases mpi_<name>, mpi_<name>__ and MPI_<NAME> serve other Fortran
- * name manglings, as Open MPI's own symbols do. */
+    out.append("""/* The Fortran wrappers of libweft-mpi (mpif.h and `use mpi`): gfortran
+ * calls mpi_<name>_, which records exactly what the C wrapper MPI_<Name>
+ * records (the same hooks, on C handles converted with PMPI_*_f2c) and
+ * calls Open MPI's Fortran implementation pmpi_<name>_ (libmpi_mpifh),
+ * never a C MPI_ wrapper, so each call is recorded once. The aliases
+ * mpi_<name>, mpi_<name>__ and MPI_<NAME> serve other Fortran name
+ * manglings, as Open MPI's own symbols do.
+ *
+ * `use mpi_f08`: Open MPI's module calls the external procedures
+ * mpi_<name>_f08_ (libmpi_usempif08), whose arguments are passed as
+ * mpif.h's are (a TYPE(MPI_Comm) is its one INTEGER, TYPE(MPI_Status) has
+ * MPI_STATUS_SIZE INTEGERs, buffers by address); their wrappers differ only
+ * in name and in the optional IERROR, which may be NULL. */
 #include <stdbool.h>
 
 #include "mpi_wrappers.h"
@@ -959,20 +971,28 @@ def write_fortran(functions, outdir):
 /* INTEGER arrays (counts, ranks) are handed to the hooks as int arrays. */
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "the Fortran wrappers assume INTEGER is a C int");
 
-/* Open MPI's Fortran bindings (libmpi_mpifh); no header declares them. */""")
+/* Open MPI's Fortran bindings (libmpi_mpifh, libmpi_usempif08); no header
+ * declares them. */""")
     for fn in functions:
         out += wrap("void p%s_(%s);" % (fn.lower, ", ".join(fortran_params(fn))), 0)
+    for fn in f08_functions:
+        out += wrap("void p%s_f08_(%s);" % (fn.lower, ", ".join(fortran_params(fn))), 0)
     out.append("")
     out.append("/* The wrappers. */")
     for fn in functions:
         out += wrap("WEFT_EXPORT void %s_(%s);" % (fn.lower, ", ".join(fortran_params(fn))), 0)
+    for fn in f08_functions:
+        out += wrap("WEFT_EXPORT void %s_f08_(%s);" % (fn.lower, ", ".join(fortran_params(fn))),
+                    0)
     out.append("")
     for fn in functions:
         out.append(fortran_wrapper(fn))
+    for fn in f08_functions:
+        out.append(fortran_wrapper(fn, f08=True))
     write(outdir, "mpi_wrappers_fortran.c", "\n".join(out))
 
 
-def write_families(functions, families, fortran, path):
+def write_families(functions, families, fortran, f08, path):
     """weft info's list: each family with the functions this build wraps."""
     out = [HEADER % os.path.basename(path)]
     out.append("/* The families of MPI functions libweft-mpi wraps in this build (from the")
@@ -984,6 +1004,7 @@ def write_families(functions, families, fortran, path):
     total = sum(1 for fn in functions if fn.available and not fn.unwrapped)
     out.append("#define WEFT_MPI_WRAPPED_COUNT %d" % total)
     out.append("#define WEFT_MPI_FORTRAN_WRAPPED_COUNT %d" % len(fortran))
+    out.append("#define WEFT_MPI_F08_WRAPPED_COUNT %d" % len(f08))
     out.append("#define WEFT_MPI_FAMILIES \\")
     for key, title in families:
         n = sum(1 for fn in functions if fn.family == key and fn.available and not fn.unwrapped)
@@ -1028,6 +1049,9 @@ def main(argv):
     parser.add_argument("--fortran-symbols",
                         help="the symbols the MPI's Fortran library defines (nm): Fortran "
                              "wrappers for those pmpi_<name>_ only; without it none")
+    parser.add_argument("--fortran-f08-symbols",
+                        help="the symbols of the MPI's mpi_f08 library (nm): wrappers "
+                             "mpi_<name>_f08_ for those pmpi_<name>_f08_")
     parser.add_argument("--families-header", help="where to write weft info's list")
     parser.add_argument("--check", action="store_true",
                         help="only check that the spec lists every function mpi.h declares")
@@ -1067,13 +1091,22 @@ def main(argv):
             return 1
         fortran = [fn for fn in generated
                    if not fn.c_only and "p%s_" % fn.lower in symbols]
+    f08 = []
+    if args.fortran_f08_symbols:
+        try:
+            with open(args.fortran_f08_symbols, encoding="utf-8") as f:
+                symbols = set(f.read().split())
+        except OSError as e:
+            sys.stderr.write("generate_wrappers.py: cannot read: %s\n" % e)
+            return 1
+        f08 = [fn for fn in fortran if "p%s_f08_" % fn.lower in symbols]
     try:
         os.makedirs(args.outdir, exist_ok=True)
         write_header(generated, args.outdir)
         write_c(generated, args.outdir)
-        write_fortran(fortran, args.outdir)
+        write_fortran(fortran, f08, args.outdir)
         if args.families_header:
-            write_families(functions, families, fortran, args.families_header)
+            write_families(functions, families, fortran, f08, args.families_header)
     except SpecError as e:
         sys.stderr.write("generate_wrappers.py: %s\n" % e)
         return 1

@@ -105,8 +105,10 @@ int weft__cli_info(int argc, char **argv)
         putchar('\n');
     }
 #if WEFT_HAVE_MPI
-    printf("\nMPI functions wrapped (%d; %d with a Fortran wrapper), by family:\n%s",
-           WEFT_MPI_WRAPPED_COUNT, WEFT_MPI_FORTRAN_WRAPPED_COUNT, WEFT_MPI_FAMILIES);
+    printf("\nMPI functions wrapped: %d (Fortran: %d for mpif.h and `use mpi`, %d for "
+           "`use mpi_f08`), by family:\n%s",
+           WEFT_MPI_WRAPPED_COUNT, WEFT_MPI_FORTRAN_WRAPPED_COUNT, WEFT_MPI_F08_WRAPPED_COUNT,
+           WEFT_MPI_FAMILIES);
 #endif
 
     size_t count = 0;
