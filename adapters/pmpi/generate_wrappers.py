@@ -194,6 +194,8 @@ KINDS = {
     "cancel": Kind(pre="weft__pmpi_cancel({request});"),
     "request_free": Kind(pre="weft__pmpi_request_free({request});"),
     "icollective": Kind(post="weft__pmpi_request_collective(ret, {request});"),
+    "comm_idup": Kind(post_c="weft__pmpi_comm_idup(ret, {comm}, {newcomm}, {request});",
+                      post_f="weft__pmpi_comm_idup_f(ret, {comm}, {f:newcomm}, {request});"),
     "comm_free": Kind(pre="const weft_pmpi_comm_ref weft_freed = weft__pmpi_comm_free_begin({comm});",
                       post="weft__pmpi_comm_free_end(ret, weft_freed);"),
     # MPI-IO (pmpi_io.c)

@@ -375,17 +375,12 @@ static bool count_creation(MPI_Comm parent, uint64_t *key, uint32_t *creation)
     return found;
 }
 
-void weft__pmpi_comm_derived(int ret, MPI_Comm parent, const MPI_Comm *newcomm)
+/* Defines newcomm, the creation-th communicator made from the parent of
+ * key parent_key, keyed by that lineage. */
+static void define_derived(MPI_Comm newcomm, uint64_t parent_key, uint32_t creation)
 {
-    uint64_t parent_key = 0;
-    uint32_t creation = 0;
-    /* Every rank of the parent counts the call, also those that get
-     * MPI_COMM_NULL (Comm_split with MPI_UNDEFINED): the counts stay equal. */
-    if (ret != MPI_SUCCESS || !comms_ready() || !count_creation(parent, &parent_key, &creation) ||
-        *newcomm == MPI_COMM_NULL)
-        return;
     uint32_t count = 0;
-    uint32_t *members = world_ranks(*newcomm, &count);
+    uint32_t *members = world_ranks(newcomm, &count);
     if (!members) {
         report_once("cannot read the members of a new MPI communicator");
         return;
@@ -399,10 +394,72 @@ void weft__pmpi_comm_derived(int ret, MPI_Comm parent, const MPI_Comm *newcomm)
     if (c.id == WEFT_INVALID_ID)
         return;
     pthread_mutex_lock(&table_mutex);
-    bool stored = put(*newcomm, c, key);
+    bool stored = put(newcomm, c, key);
     pthread_mutex_unlock(&table_mutex);
     if (!stored)
         report_once("out of memory for the MPI communicator table");
+}
+
+void weft__pmpi_comm_derived(int ret, MPI_Comm parent, const MPI_Comm *newcomm)
+{
+    uint64_t parent_key = 0;
+    uint32_t creation = 0;
+    /* Every rank of the parent counts the call, also those that get
+     * MPI_COMM_NULL (Comm_split with MPI_UNDEFINED): the counts stay equal. */
+    if (ret != MPI_SUCCESS || !comms_ready() || !count_creation(parent, &parent_key, &creation) ||
+        *newcomm == MPI_COMM_NULL)
+        return;
+    define_derived(*newcomm, parent_key, creation);
+}
+
+/* Comm_idup: the new communicator exists once the request completes. Its
+ * place in the parent's lineage is taken now (every member calls in the
+ * same order); the request remembers where the program gets the handle (C
+ * or Fortran) and the lineage, and its completion defines it. */
+static void idup_remember(int ret, MPI_Comm parent, const void *newcomm, bool fortran,
+                          const MPI_Request *request)
+{
+    uint64_t parent_key = 0;
+    uint32_t creation = 0;
+    if (ret != MPI_SUCCESS || !comms_ready() || *request == MPI_REQUEST_NULL ||
+        !count_creation(parent, &parent_key, &creation)) {
+        if (ret == MPI_SUCCESS)
+            weft__pmpi_request_collective(ret, request);
+        return;
+    }
+    weft_pmpi_request req = {.id = weft__pmpi_request_id(),
+                             .bytes = (uint64_t)(uintptr_t)newcomm,
+                             .comm = WEFT_COMM_INVALID,
+                             .peer = (uint32_t)parent_key,
+                             .tag = (uint32_t)(parent_key >> 32),
+                             .kind = WEFT_PMPI_REQUEST_COMM,
+                             .flags = WEFT_PMPI_REQUEST_ACTIVE |
+                                      (fortran ? WEFT_PMPI_REQUEST_FORTRAN : 0)};
+    req.creation = creation;
+    weft__pmpi_request_remember(*request, &req);
+}
+
+void weft__pmpi_comm_idup(int ret, MPI_Comm parent, const MPI_Comm *newcomm,
+                          const MPI_Request *request)
+{
+    idup_remember(ret, parent, newcomm, false, request);
+}
+
+void weft__pmpi_comm_idup_f(int ret, MPI_Comm parent, const MPI_Fint *newcomm,
+                            const MPI_Request *request)
+{
+    idup_remember(ret, parent, newcomm, true, request);
+}
+
+void weft__pmpi_comm_idup_done(const weft_pmpi_request *req)
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    if (req->flags & WEFT_PMPI_REQUEST_FORTRAN)
+        newcomm = PMPI_Comm_f2c(*(const MPI_Fint *)(uintptr_t)req->bytes);
+    else
+        newcomm = *(const MPI_Comm *)(uintptr_t)req->bytes;
+    if (newcomm != MPI_COMM_NULL)
+        define_derived(newcomm, (uint64_t)req->tag << 32 | req->peer, req->creation);
 }
 
 void weft__pmpi_comm_by_members(int ret, const MPI_Comm *newcomm)

@@ -142,6 +142,8 @@ static void complete(const weft_pmpi_pending *p, const MPI_Status *status)
     else if (p->req.kind == WEFT_PMPI_REQUEST_RECV && status && status->MPI_SOURCE >= 0)
         weft_mpi_irecv((uint32_t)status->MPI_SOURCE, p->req.comm, (uint32_t)status->MPI_TAG,
                        weft__pmpi_status_bytes(status), p->req.id);
+    else if (p->req.kind == WEFT_PMPI_REQUEST_COMM)
+        weft__pmpi_comm_idup_done(&p->req);
     else if (p->req.kind == WEFT_PMPI_REQUEST_IO)
         weft_io_operation_complete((weft_object){p->req.peer},
                                    status ? weft__pmpi_status_bytes(status) : 0, p->req.id);
@@ -164,7 +166,7 @@ static void finish(weft_pmpi_completion *c, bool test)
             weft__pmpi_request_completed(p->handle, p->req.id);
         } else {
             if (test && p->req.kind != WEFT_PMPI_REQUEST_COLLECTIVE &&
-                p->req.kind != WEFT_PMPI_REQUEST_IO)
+                p->req.kind != WEFT_PMPI_REQUEST_IO && p->req.kind != WEFT_PMPI_REQUEST_COMM)
                 weft_mpi_request_test(p->req.id);
             weft__pmpi_request_unclaim(p->handle, p->req.id);
         }

@@ -213,6 +213,16 @@ void weft__pmpi_coll_exscan(int ret, weft_collective_op op, weft_comm coll, MPI_
  * defines it, keyed by its lineage. Counts the call on every rank of the
  * parent, also where *newcomm is MPI_COMM_NULL. */
 void weft__pmpi_comm_derived(int ret, MPI_Comm parent, const MPI_Comm *newcomm);
+/* After Comm_idup: the new communicator is defined (keyed by its lineage,
+ * as Comm_dup's) when the request completes; _f: newcomm is the Fortran
+ * INTEGER MPI writes the handle into. */
+void weft__pmpi_comm_idup(int ret, MPI_Comm parent, const MPI_Comm *newcomm,
+                          const MPI_Request *request);
+void weft__pmpi_comm_idup_f(int ret, MPI_Comm parent, const MPI_Fint *newcomm,
+                            const MPI_Request *request);
+/* The completion of a Comm_idup request (pmpi_completion.c). */
+void weft__pmpi_comm_idup_done(const weft_pmpi_request *req);
+
 /* After a call that not all of a parent's ranks make (Comm_create_group,
  * Intercomm_merge): defines *newcomm keyed by its members. */
 void weft__pmpi_comm_by_members(int ret, const MPI_Comm *newcomm);

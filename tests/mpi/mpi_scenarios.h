@@ -155,6 +155,18 @@
 #define RMA_WIN_INTS 64
 #define RMA_COUNT 8
 #define RMA_FENCE_PUTS 2
+
+/* ---- topo (mpi_topo.c): communicators of the newer constructors ------- */
+
+/* On N ranks (even): a 2 x N/2 periodic Cart_create (no reorder) and its
+ * rows by Cart_sub (remain_dims {0, 1}); a ring Graph_create and a ring
+ * Dist_graph_create_adjacent (no reorder); Comm_create_group of the odd
+ * ranks, called by them only; Comm_idup + Wait; Comm_split into evens and
+ * odds (key = rank), Intercomm_create between them (leaders: world ranks 0
+ * and 1) and Intercomm_merge (evens low). One MPI_Sendrecv ring (TOPO_TAG,
+ * TOPO_COUNT ints) on each intracommunicator but the split. All are freed. */
+#define TOPO_TAG 9
+#define TOPO_COUNT 4
 /* clang-format on */
 
 #endif
