@@ -71,8 +71,9 @@ static bool write_object(OTF2_GlobalDefWriter *w, const weft_object_def *def, ui
     OTF2_CommRef comm = def->comm.id == WEFT_INVALID_ID ? OTF2_UNDEFINED_COMM : def->comm.id;
     switch (def->kind) {
     case WEFT_OBJECT_IO_FILE:
-        return !weft__otf2_failed(OTF2_GlobalDefWriter_WriteIoRegularFile(w, ref, name, MACHINE_NODE),
-                                  "an I/O file definition");
+        return !weft__otf2_failed(
+            OTF2_GlobalDefWriter_WriteIoRegularFile(w, ref, name, MACHINE_NODE),
+            "an I/O file definition");
     case WEFT_OBJECT_IO_HANDLE: {
         OTF2_IoFileRef file =
             def->file.id == WEFT_INVALID_ID ? OTF2_UNDEFINED_IO_FILE : refs[def->file.id];
@@ -82,10 +83,9 @@ static bool write_object(OTF2_GlobalDefWriter *w, const weft_object_def *def, ui
                                   "an I/O handle definition");
     }
     default:
-        return !weft__otf2_failed(
-            OTF2_GlobalDefWriter_WriteRmaWin(w, ref, name, comm,
-                                             OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS),
-            "an RMA window definition");
+        return !weft__otf2_failed(OTF2_GlobalDefWriter_WriteRmaWin(
+                                      w, ref, name, comm, OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS),
+                                  "an RMA window definition");
     }
 }
 

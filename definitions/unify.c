@@ -503,8 +503,8 @@ static weft_status decode_metrics(reader *r, packed_view *v)
 /* A handle's file comes before it and is a file; comms are the packed ones. */
 static weft_status decode_objects(reader *r, packed_view *v)
 {
-    weft_status st = alloc_entries(r, v->object_count, OBJECT_BYTES, sizeof(*v->objects),
-                                   (void **)&v->objects);
+    weft_status st =
+        alloc_entries(r, v->object_count, OBJECT_BYTES, sizeof(*v->objects), (void **)&v->objects);
     for (uint32_t i = 0; i < v->object_count && st == WEFT_OK; i++) {
         weft_object_def *o = &v->objects[i];
         o->kind = get_u8(r);
@@ -578,7 +578,7 @@ static weft_status alloc_maps(const packed_view *v, weft_id_maps *m)
     m->comm_count = v->comm_count;
     m->metric_count = v->metric_class_count;
     return m->strings && m->regions && m->comms && m->metrics && m->objects ? WEFT_OK
-                                                                           : WEFT_ERR_NO_MEMORY;
+                                                                            : WEFT_ERR_NO_MEMORY;
 }
 
 static weft_string map_string(const weft_id_maps *m, weft_string s)

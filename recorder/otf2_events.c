@@ -60,7 +60,8 @@ _Static_assert((int)WEFT_IO_MODE_READ == (int)OTF2_IO_OPERATION_MODE_READ &&
                    (int)WEFT_IO_CREATE == (int)OTF2_IO_CREATION_FLAG_CREATE &&
                    (int)WEFT_IO_CREATE_EXCLUSIVE == (int)OTF2_IO_CREATION_FLAG_EXCLUSIVE &&
                    (int)WEFT_IO_STATUS_APPEND == (int)OTF2_IO_STATUS_FLAG_APPEND &&
-                   (int)WEFT_IO_STATUS_DELETE_ON_CLOSE == (int)OTF2_IO_STATUS_FLAG_DELETE_ON_CLOSE &&
+                   (int)WEFT_IO_STATUS_DELETE_ON_CLOSE ==
+                       (int)OTF2_IO_STATUS_FLAG_DELETE_ON_CLOSE &&
                    (int)WEFT_IO_SEEK_SET == (int)OTF2_IO_SEEK_FROM_START &&
                    (int)WEFT_IO_SEEK_CUR == (int)OTF2_IO_SEEK_FROM_CURRENT &&
                    (int)WEFT_IO_SEEK_END == (int)OTF2_IO_SEEK_FROM_END,
@@ -70,8 +71,10 @@ _Static_assert((int)WEFT_RMA_SYNC_PROCESS == (int)OTF2_RMA_SYNC_LEVEL_PROCESS &&
                    (int)WEFT_RMA_LOCK_EXCLUSIVE == (int)OTF2_LOCK_EXCLUSIVE &&
                    (int)WEFT_RMA_LOCK_SHARED == (int)OTF2_LOCK_SHARED &&
                    (int)WEFT_RMA_ATOMIC_ACCUMULATE == (int)OTF2_RMA_ATOMIC_TYPE_ACCUMULATE &&
-                   (int)WEFT_RMA_ATOMIC_COMPARE_AND_SWAP == (int)OTF2_RMA_ATOMIC_TYPE_COMPARE_AND_SWAP &&
-                   (int)WEFT_RMA_ATOMIC_FETCH_AND_ACCUMULATE == (int)OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE &&
+                   (int)WEFT_RMA_ATOMIC_COMPARE_AND_SWAP ==
+                       (int)OTF2_RMA_ATOMIC_TYPE_COMPARE_AND_SWAP &&
+                   (int)WEFT_RMA_ATOMIC_FETCH_AND_ACCUMULATE ==
+                       (int)OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE &&
                    (int)WEFT_RMA_SYNC_TYPE_MEMORY == (int)OTF2_RMA_SYNC_TYPE_MEMORY,
                "weft's RMA values are OTF2's");
 

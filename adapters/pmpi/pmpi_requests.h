@@ -58,10 +58,10 @@ typedef struct weft_pmpi_request {
     uint64_t id;    /* ties the request's events together; new at each start */
     uint64_t bytes; /* persistent send: message size */
     weft_comm comm;
-    uint32_t peer; /* persistent send: receiver's rank in comm */
-    uint32_t tag;  /* persistent send */
-    uint8_t kind;  /* WEFT_PMPI_REQUEST_SEND ... */
-    uint8_t flags; /* WEFT_PMPI_REQUEST_PERSISTENT | ... */
+    uint32_t peer;     /* persistent send: receiver's rank in comm */
+    uint32_t tag;      /* persistent send */
+    uint8_t kind;      /* WEFT_PMPI_REQUEST_SEND ... */
+    uint8_t flags;     /* WEFT_PMPI_REQUEST_PERSISTENT | ... */
     uint32_t creation; /* COMM: see there */
 } weft_pmpi_request;
 

@@ -114,10 +114,8 @@ void weft__pmpi_win_created(int ret, MPI_Comm comm, const MPI_Win *win)
         return;
     }
     pthread_mutex_lock(&windows_mutex);
-    weft_object_desc desc = {.kind = WEFT_OBJECT_RMA_WIN,
-                             .name = "MPI Window",
-                             .file = WEFT_OBJECT_INVALID,
-                             .comm = c};
+    weft_object_desc desc = {
+        .kind = WEFT_OBJECT_RMA_WIN, .name = "MPI Window", .file = WEFT_OBJECT_INVALID, .comm = c};
     weft_object object = WEFT_OBJECT_INVALID;
     uint64_t *lock_ids = calloc((size_t)size + 1, sizeof(*lock_ids));
     bool ok = lock_ids && next_key_locked(c, &desc.key) &&

@@ -398,8 +398,8 @@ static void test_bad_arguments_and_headers(void **state)
     static const struct {
         size_t offset;
         uint32_t value;
-    } bad[] = {{0, 0x12345678}, {4, 1}, {4, 2}, {4, 4}, {8, 2}, {8, 4}, {28, 1}, {32, 1},
-               {36, 9},         {40, 7}, {44, 3}};
+    } bad[] = {{0, 0x12345678}, {4, 1},  {4, 2},  {4, 4},  {8, 2}, {8, 4},
+               {28, 1},         {32, 1}, {36, 9}, {40, 7}, {44, 3}};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         memcpy(bytes, buf, len);
         memcpy(bytes + bad[i].offset, &bad[i].value, sizeof(uint32_t));
@@ -450,12 +450,12 @@ static void test_objects_merge(void **state)
     /* shared.dat, its handle on rank 0, the window, own.dat, rank 1's handle */
     assert_int_equal(weft_registry_object_count(global), 5);
     weft_object_def h0, h1, w0, w1, f;
-    assert_int_equal(weft_registry_object_get(global, (weft_object){maps[0].objects[handle[0].id]},
-                                              &h0),
-                     WEFT_OK);
-    assert_int_equal(weft_registry_object_get(global, (weft_object){maps[1].objects[handle[1].id]},
-                                              &h1),
-                     WEFT_OK);
+    assert_int_equal(
+        weft_registry_object_get(global, (weft_object){maps[0].objects[handle[0].id]}, &h0),
+        WEFT_OK);
+    assert_int_equal(
+        weft_registry_object_get(global, (weft_object){maps[1].objects[handle[1].id]}, &h1),
+        WEFT_OK);
     assert_true(maps[0].objects[handle[0].id] != maps[1].objects[handle[1].id]);
     assert_int_equal(h0.scope, 0);
     assert_int_equal(h1.scope, 1);
@@ -464,12 +464,10 @@ static void test_objects_merge(void **state)
     assert_int_equal(f.kind, WEFT_OBJECT_IO_FILE);
     assert_string_equal(text(global, f.name), "shared.dat");
     assert_int_equal(maps[0].objects[win[0].id], maps[1].objects[win[1].id]);
-    assert_int_equal(weft_registry_object_get(global, (weft_object){maps[0].objects[win[0].id]},
-                                              &w0),
-                     WEFT_OK);
-    assert_int_equal(weft_registry_object_get(global, (weft_object){maps[1].objects[win[1].id]},
-                                              &w1),
-                     WEFT_OK);
+    assert_int_equal(
+        weft_registry_object_get(global, (weft_object){maps[0].objects[win[0].id]}, &w0), WEFT_OK);
+    assert_int_equal(
+        weft_registry_object_get(global, (weft_object){maps[1].objects[win[1].id]}, &w1), WEFT_OK);
     assert_true(w0.key == 77);
     assert_int_equal(w0.comm.id, maps[0].comms[0]);
     /* round trip of the merged registry */

@@ -31,9 +31,9 @@ typedef struct expected_record {
     int slot;
 } expected_record;
 
-#define RW 2u       /* OTF2_IO_ACCESS_MODE_READ_WRITE */
-#define CREATE 1u   /* OTF2_IO_CREATION_FLAG_CREATE */
-#define READ 0u     /* OTF2_IO_OPERATION_MODE_* */
+#define RW 2u     /* OTF2_IO_ACCESS_MODE_READ_WRITE */
+#define CREATE 1u /* OTF2_IO_CREATION_FLAG_CREATE */
+#define READ 0u   /* OTF2_IO_OPERATION_MODE_* */
 #define WRITE 1u
 #define FLUSH 2u
 #define NB 1u   /* OTF2_IO_OPERATION_FLAG_NON_BLOCKING */
@@ -156,8 +156,8 @@ static void check_group(const mpi_ctx *ctx, uint32_t group, uint32_t peer, const
         return;
     }
     if (g->type != OTF2_GROUP_TYPE_COMM_GROUP || g->member_count != 1 || g->members[0] != peer)
-        mpi_fail("%s: group %" PRIu32 " is not the COMM_GROUP of world rank %" PRIu32, where,
-                 group, peer);
+        mpi_fail("%s: group %" PRIu32 " is not the COMM_GROUP of world rank %" PRIu32, where, group,
+                 peer);
 }
 
 /* Compares the I/O or RMA records of loc, in order, with `want`; returns
@@ -204,8 +204,8 @@ static uint32_t check_records(const mpi_ctx *ctx, const trace_location_stats *lo
             MPI_CHECK_EQ(ev->remote, UINT32_MAX, "%s: root", where);
         MPI_CHECK_EQ(ev->mode, w->mode, "%s: mode, type or sync level", where);
         MPI_CHECK_EQ(ev->flags, w->flags, "%s: flags or operation", where);
-        MPI_CHECK_EQ(ev->amount, w->amount == SEEK_RESULT ? seek_result : w->amount,
-                     "%s: bytes", where);
+        MPI_CHECK_EQ(ev->amount, w->amount == SEEK_RESULT ? seek_result : w->amount, "%s: bytes",
+                     where);
         MPI_CHECK_EQ(ev->amount_received, w->received, "%s: bytes received", where);
         if (w->id == NEW_ID) {
             for (int s = 0; s < MAX_SLOTS; s++) {
@@ -279,8 +279,8 @@ static void check_io(mpi_ctx *ctx)
         if (loc == NULL)
             continue;
         uint64_t seek = ((uint64_t)3 * ctx->ranks + (rank ^ 1u)) * IO_BLOCK_BYTES;
-        uint32_t handle = check_records(ctx, loc, io_records,
-                                        sizeof io_records / sizeof io_records[0], seek);
+        uint32_t handle =
+            check_records(ctx, loc, io_records, sizeof io_records / sizeof io_records[0], seek);
         seen[rank] = handle;
         const trace_object *h = trace_object_by_id(t, TRACE_OBJECT_IO_HANDLE, handle);
         if (h == NULL) {
@@ -292,8 +292,8 @@ static void check_io(mpi_ctx *ctx)
         MPI_CHECK_EQ(h->comm, ctx->world_comm, "rank %" PRIu32 ": the handle's communicator", rank);
         for (uint32_t other = 0; other < rank; other++) {
             if (seen[other] == handle)
-                mpi_fail("ranks %" PRIu32 " and %" PRIu32 " share I/O handle %" PRIu32, other,
-                         rank, handle);
+                mpi_fail("ranks %" PRIu32 " and %" PRIu32 " share I/O handle %" PRIu32, other, rank,
+                         handle);
         }
     }
 }

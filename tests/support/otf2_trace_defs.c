@@ -295,8 +295,10 @@ static OTF2_CallbackCode on_io_file(void *data, OTF2_IoFileRef self, OTF2_String
                                     OTF2_SystemTreeNodeRef scope)
 {
     (void)scope;
-    return add_object(data, (trace_object){.kind = TRACE_OBJECT_IO_FILE, .id = self,
-                                           .name_id = name, .file = OTF2_UNDEFINED_IO_FILE,
+    return add_object(data, (trace_object){.kind = TRACE_OBJECT_IO_FILE,
+                                           .id = self,
+                                           .name_id = name,
+                                           .file = OTF2_UNDEFINED_IO_FILE,
                                            .comm = OTF2_UNDEFINED_COMM});
 }
 
@@ -306,16 +308,21 @@ static OTF2_CallbackCode on_io_handle(void *data, OTF2_IoHandleRef self, OTF2_St
                                       OTF2_IoHandleRef parent)
 {
     (void)paradigm, (void)flags, (void)parent;
-    return add_object(data, (trace_object){.kind = TRACE_OBJECT_IO_HANDLE, .id = self,
-                                           .name_id = name, .file = file, .comm = comm});
+    return add_object(data, (trace_object){.kind = TRACE_OBJECT_IO_HANDLE,
+                                           .id = self,
+                                           .name_id = name,
+                                           .file = file,
+                                           .comm = comm});
 }
 
 static OTF2_CallbackCode on_rma_win(void *data, OTF2_RmaWinRef self, OTF2_StringRef name,
                                     OTF2_CommRef comm, OTF2_RmaWinFlag flags)
 {
     (void)flags;
-    return add_object(data, (trace_object){.kind = TRACE_OBJECT_RMA_WIN, .id = self,
-                                           .name_id = name, .file = OTF2_UNDEFINED_IO_FILE,
+    return add_object(data, (trace_object){.kind = TRACE_OBJECT_RMA_WIN,
+                                           .id = self,
+                                           .name_id = name,
+                                           .file = OTF2_UNDEFINED_IO_FILE,
                                            .comm = comm});
 }
 

@@ -566,9 +566,9 @@ static OTF2_CallbackCode on_program_end(OTF2_LocationRef location, OTF2_TimeStam
         OTF2_AttributeList *attributes
 #define IO_RMA_UNUSED (void)location, (void)attributes
 
-static OTF2_CallbackCode io_rma(void *data, uint64_t position, trace_event_kind kind,
-                                uint64_t time, uint32_t object, uint32_t remote, uint32_t mode,
-                                uint32_t flags, uint64_t amount, uint64_t received, uint64_t id)
+static OTF2_CallbackCode io_rma(void *data, uint64_t position, trace_event_kind kind, uint64_t time,
+                                uint32_t object, uint32_t remote, uint32_t mode, uint32_t flags,
+                                uint64_t amount, uint64_t received, uint64_t id)
 {
     trace_event ev = new_event(kind, time);
     ev.object = object;
@@ -587,8 +587,8 @@ static OTF2_CallbackCode on_io_create(IO_RMA_COMMON, OTF2_IoHandleRef handle,
 {
     IO_RMA_UNUSED;
     (void)status;
-    return io_rma(data, position, TRACE_EVENT_IO_CREATE_HANDLE, time, handle, 0, mode, creation,
-                  0, 0, 0);
+    return io_rma(data, position, TRACE_EVENT_IO_CREATE_HANDLE, time, handle, 0, mode, creation, 0,
+                  0, 0);
 }
 
 static OTF2_CallbackCode on_io_destroy(IO_RMA_COMMON, OTF2_IoHandleRef handle)
@@ -609,8 +609,7 @@ static OTF2_CallbackCode on_io_begin(IO_RMA_COMMON, OTF2_IoHandleRef handle,
 static OTF2_CallbackCode on_io_issued(IO_RMA_COMMON, OTF2_IoHandleRef handle, uint64_t id)
 {
     IO_RMA_UNUSED;
-    return io_rma(data, position, TRACE_EVENT_IO_OPERATION_ISSUED, time, handle, 0, 0, 0, 0, 0,
-                  id);
+    return io_rma(data, position, TRACE_EVENT_IO_OPERATION_ISSUED, time, handle, 0, 0, 0, 0, 0, id);
 }
 
 static OTF2_CallbackCode on_io_complete(IO_RMA_COMMON, OTF2_IoHandleRef handle, uint64_t bytes,
@@ -644,13 +643,13 @@ static OTF2_CallbackCode on_win_destroy(IO_RMA_COMMON, OTF2_RmaWinRef win)
 static OTF2_CallbackCode on_rma_coll_begin(IO_RMA_COMMON)
 {
     IO_RMA_UNUSED;
-    return io_rma(data, position, TRACE_EVENT_RMA_COLLECTIVE_BEGIN, time, UINT32_MAX, 0, 0, 0, 0,
-                  0, 0);
+    return io_rma(data, position, TRACE_EVENT_RMA_COLLECTIVE_BEGIN, time, UINT32_MAX, 0, 0, 0, 0, 0,
+                  0);
 }
 
 static OTF2_CallbackCode on_rma_coll_end(IO_RMA_COMMON, OTF2_CollectiveOp op,
-                                         OTF2_RmaSyncLevel level, OTF2_RmaWinRef win,
-                                         uint32_t root, uint64_t sent, uint64_t received)
+                                         OTF2_RmaSyncLevel level, OTF2_RmaWinRef win, uint32_t root,
+                                         uint64_t sent, uint64_t received)
 {
     IO_RMA_UNUSED;
     return io_rma(data, position, TRACE_EVENT_RMA_COLLECTIVE_END, time, win, root, level, op, sent,
@@ -661,8 +660,7 @@ static OTF2_CallbackCode on_rma_group_sync(IO_RMA_COMMON, OTF2_RmaSyncLevel leve
                                            OTF2_RmaWinRef win, OTF2_GroupRef group)
 {
     IO_RMA_UNUSED;
-    return io_rma(data, position, TRACE_EVENT_RMA_GROUP_SYNC, time, win, group, level, 0, 0, 0,
-                  0);
+    return io_rma(data, position, TRACE_EVENT_RMA_GROUP_SYNC, time, win, group, level, 0, 0, 0, 0);
 }
 
 static OTF2_CallbackCode on_rma_request_lock(IO_RMA_COMMON, OTF2_RmaWinRef win, uint32_t remote,
@@ -887,14 +885,12 @@ static int register_callbacks(trace__loader *ld, OTF2_EvtReaderCallbacks *cb)
          "SetIoOperationComplete"},
         {OTF2_EvtReaderCallbacks_SetIoSeekCallback(cb, on_io_seek), "SetIoSeek"},
         {OTF2_EvtReaderCallbacks_SetRmaWinCreateCallback(cb, on_win_create), "SetRmaWinCreate"},
-        {OTF2_EvtReaderCallbacks_SetRmaWinDestroyCallback(cb, on_win_destroy),
-         "SetRmaWinDestroy"},
+        {OTF2_EvtReaderCallbacks_SetRmaWinDestroyCallback(cb, on_win_destroy), "SetRmaWinDestroy"},
         {OTF2_EvtReaderCallbacks_SetRmaCollectiveBeginCallback(cb, on_rma_coll_begin),
          "SetRmaCollectiveBegin"},
         {OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback(cb, on_rma_coll_end),
          "SetRmaCollectiveEnd"},
-        {OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback(cb, on_rma_group_sync),
-         "SetRmaGroupSync"},
+        {OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback(cb, on_rma_group_sync), "SetRmaGroupSync"},
         {OTF2_EvtReaderCallbacks_SetRmaRequestLockCallback(cb, on_rma_request_lock),
          "SetRmaRequestLock"},
         {OTF2_EvtReaderCallbacks_SetRmaAcquireLockCallback(cb, on_rma_acquire_lock),

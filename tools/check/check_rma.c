@@ -128,8 +128,8 @@ static weft_status on_create(check_state *c, const check_at *at, uint64_t win)
 {
     win_state *w = win_of(c->rma, win);
     if (w && w->alive) {
-        weft__check_problem(c, at, "RMA window %" PRIu64 " created again (created at event %" PRIu64
-                                   ")",
+        weft__check_problem(c, at,
+                            "RMA window %" PRIu64 " created again (created at event %" PRIu64 ")",
                             win, w->created_at);
         return WEFT_OK;
     }
@@ -158,8 +158,8 @@ static void on_destroy(check_state *c, const check_at *at, uint64_t win)
     for (size_t i = 0; i < c->rma->locks.count; i++) {
         if (l[i].win == win)
             weft__check_problem(c, at,
-                                "lock %" PRIu64 " (event %" PRIu64
-                                ") on RMA window %" PRIu64 " is still held when it is destroyed",
+                                "lock %" PRIu64 " (event %" PRIu64 ") on RMA window %" PRIu64
+                                " is still held when it is destroyed",
                                 l[i].id, l[i].position, win);
     }
     w->alive = false;
@@ -211,13 +211,12 @@ static void on_complete(check_state *c, const check_at *at, const weft_trace_eve
 {
     if (!take_pending(&c->rma->ops, e->ref, e->request, NULL))
         weft__check_problem(c, at,
-                            "completion of RMA operation %" PRIu64
-                            " on window %" PRIu64 ", which is not pending",
+                            "completion of RMA operation %" PRIu64 " on window %" PRIu64
+                            ", which is not pending",
                             e->request, e->ref);
 }
 
-static weft_status on_collective_end(check_state *c, const check_at *at,
-                                     const weft_trace_event *e)
+static weft_status on_collective_end(check_state *c, const check_at *at, const weft_trace_event *e)
 {
     if (!c->rma->collective_open)
         weft__check_problem(c, at, "RMA collective end without its begin");
@@ -245,8 +244,9 @@ static void on_group_sync(check_state *c, const check_at *at, const weft_trace_e
     if (!(e->op & SYNC_MEMORY)) {
         w->group_epochs++;
     } else if (w->group_epochs == 0) {
-        weft__check_problem(c, at, "an RMA group epoch on window %" PRIu64 " closes, but none "
-                                   "is open",
+        weft__check_problem(c, at,
+                            "an RMA group epoch on window %" PRIu64 " closes, but none "
+                            "is open",
                             e->ref);
     } else {
         w->group_epochs--;
@@ -287,10 +287,9 @@ static weft_status on_lock(check_state *c, const check_at *at, const weft_trace_
         return WEFT_OK;
     default: /* release */
         if (!l) {
-            weft__check_problem(c, at,
-                                "release of lock %" PRIu64 " on window %" PRIu64
-                                ", which is not held",
-                                e->request, e->ref);
+            weft__check_problem(
+                c, at, "release of lock %" PRIu64 " on window %" PRIu64 ", which is not held",
+                e->request, e->ref);
             return WEFT_OK;
         }
         *l = ((held_lock *)c->rma->locks.items)[--c->rma->locks.count];
@@ -352,8 +351,7 @@ static weft_status on_io(check_state *c, const check_at *at, const weft_trace_ev
                 return WEFT_OK;
             }
         }
-        weft__check_problem(c, at, "I/O operation %" PRIu64 " issued, but not begun",
-                            e->request);
+        weft__check_problem(c, at, "I/O operation %" PRIu64 " issued, but not begun", e->request);
         return WEFT_OK;
     }
     case WEFT_TRACE_IO_COMPLETE:
@@ -427,8 +425,8 @@ void weft__check_rma_end_location(check_state *c, const check_at *at)
         return;
     const pending *p = c->rma->ops.items;
     for (size_t i = 0; i < c->rma->ops.count; i++)
-        weft__check_problem(c, at, "RMA operation %" PRIu64 " (event %" PRIu64
-                                   ") is never completed",
+        weft__check_problem(c, at,
+                            "RMA operation %" PRIu64 " (event %" PRIu64 ") is never completed",
                             p[i].id, p[i].position);
     const held_lock *l = c->rma->locks.items;
     for (size_t i = 0; i < c->rma->locks.count; i++)
@@ -436,8 +434,8 @@ void weft__check_rma_end_location(check_state *c, const check_at *at)
                             l[i].id, l[i].position);
     p = c->rma->io.items;
     for (size_t i = 0; i < c->rma->io.count; i++)
-        weft__check_problem(c, at, "I/O operation %" PRIu64 " (event %" PRIu64
-                                   ") is never completed",
+        weft__check_problem(c, at,
+                            "I/O operation %" PRIu64 " (event %" PRIu64 ") is never completed",
                             p[i].id, p[i].position);
     if (c->rma->collective_open)
         weft__check_problem(c, at, "the RMA collective begun at event %" PRIu64 " never ends",

@@ -227,15 +227,16 @@ static void print_omp(FILE *out, const weft_summary *s, size_t top)
 
 static void print_io(FILE *out, const weft_summary *s)
 {
-    fprintf(out, "\nI/O by rank and file (MPI-IO; time from each operation's begin to its "
-                 "completion)\n%6s %8s %14s %8s %14s %8s %12s  %s\n",
+    fprintf(out,
+            "\nI/O by rank and file (MPI-IO; time from each operation's begin to its "
+            "completion)\n%6s %8s %14s %8s %14s %8s %12s  %s\n",
             "rank", "reads", "read bytes", "writes", "written bytes", "flushes", "time [s]",
             "file");
     for (size_t i = 0; i < s->io_count; i++) {
         const weft_summary_io *r = &s->io[i];
         print_rank(out, 6, r->rank);
-        fprintf(out, " %8" PRIu64 " %14" PRIu64 " %8" PRIu64 " %14" PRIu64 " %8" PRIu64
-                     " %12.6f  %s\n",
+        fprintf(out,
+                " %8" PRIu64 " %14" PRIu64 " %8" PRIu64 " %14" PRIu64 " %8" PRIu64 " %12.6f  %s\n",
                 r->reads, r->read_bytes, r->writes, r->written_bytes, r->flushes,
                 seconds(s, r->ticks), r->file);
     }

@@ -159,7 +159,9 @@ static OTF2_CallbackCode on_create(COMMON, OTF2_IoHandleRef handle, OTF2_IoAcces
 {
     UNUSED_COMMON;
     (void)status;
-    weft_trace_event e = {.kind = WEFT_TRACE_IO_CREATE_HANDLE, .ref = handle, .op = (uint8_t)mode,
+    weft_trace_event e = {.kind = WEFT_TRACE_IO_CREATE_HANDLE,
+                          .ref = handle,
+                          .op = (uint8_t)mode,
                           .number = creation};
     return deliver(user_data, &e, time, position);
 }
@@ -175,8 +177,12 @@ static OTF2_CallbackCode on_io_begin(COMMON, OTF2_IoHandleRef handle, OTF2_IoOpe
                                      OTF2_IoOperationFlag flags, uint64_t bytes, uint64_t id)
 {
     UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_IO_BEGIN, .ref = handle, .op = (uint8_t)mode,
-                          .number = flags, .bytes = bytes, .request = id};
+    weft_trace_event e = {.kind = WEFT_TRACE_IO_BEGIN,
+                          .ref = handle,
+                          .op = (uint8_t)mode,
+                          .number = flags,
+                          .bytes = bytes,
+                          .request = id};
     return deliver(user_data, &e, time, position);
 }
 
@@ -191,8 +197,8 @@ static OTF2_CallbackCode on_io_complete(COMMON, OTF2_IoHandleRef handle, uint64_
                                         uint64_t id)
 {
     UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_IO_COMPLETE, .ref = handle, .bytes = bytes,
-                          .request = id};
+    weft_trace_event e = {
+        .kind = WEFT_TRACE_IO_COMPLETE, .ref = handle, .bytes = bytes, .request = id};
     return deliver(user_data, &e, time, position);
 }
 
@@ -201,8 +207,8 @@ static OTF2_CallbackCode on_seek(COMMON, OTF2_IoHandleRef handle, int64_t offset
 {
     UNUSED_COMMON;
     (void)offset;
-    weft_trace_event e = {.kind = WEFT_TRACE_IO_SEEK, .ref = handle, .op = (uint8_t)whence,
-                          .bytes = result};
+    weft_trace_event e = {
+        .kind = WEFT_TRACE_IO_SEEK, .ref = handle, .op = (uint8_t)whence, .bytes = result};
     return deliver(user_data, &e, time, position);
 }
 
@@ -235,8 +241,13 @@ static OTF2_CallbackCode on_rma_end(COMMON, OTF2_CollectiveOp op, OTF2_RmaSyncLe
                                     uint64_t received)
 {
     UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_RMA_COLLECTIVE_END, .ref = win, .op = op,
-                          .number = level, .root = root, .bytes = sent, .received = received};
+    weft_trace_event e = {.kind = WEFT_TRACE_RMA_COLLECTIVE_END,
+                          .ref = win,
+                          .op = op,
+                          .number = level,
+                          .root = root,
+                          .bytes = sent,
+                          .received = received};
     return deliver(user_data, &e, time, position);
 }
 
@@ -244,8 +255,8 @@ static OTF2_CallbackCode on_group_sync(COMMON, OTF2_RmaSyncLevel level, OTF2_Rma
                                        OTF2_GroupRef group)
 {
     UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_RMA_GROUP_SYNC, .ref = win, .op = (uint8_t)level,
-                          .number = group};
+    weft_trace_event e = {
+        .kind = WEFT_TRACE_RMA_GROUP_SYNC, .ref = win, .op = (uint8_t)level, .number = group};
     return deliver(user_data, &e, time, position);
 }
 
@@ -253,8 +264,8 @@ static OTF2_CallbackCode lock(weft_trace_kind kind, void *user_data, OTF2_TimeSt
                               uint64_t position, OTF2_RmaWinRef win, uint32_t remote, uint64_t id,
                               OTF2_LockType type)
 {
-    weft_trace_event e = {.kind = kind, .ref = win, .peer = remote, .request = id,
-                          .op = (uint8_t)type};
+    weft_trace_event e = {
+        .kind = kind, .ref = win, .peer = remote, .request = id, .op = (uint8_t)type};
     return deliver(user_data, &e, time, position);
 }
 
@@ -278,12 +289,11 @@ static OTF2_CallbackCode on_release_lock(COMMON, OTF2_RmaWinRef win, uint32_t re
     return lock(WEFT_TRACE_RMA_RELEASE_LOCK, user_data, time, position, win, remote, id, 0);
 }
 
-static OTF2_CallbackCode on_sync(COMMON, OTF2_RmaWinRef win, uint32_t remote,
-                                 OTF2_RmaSyncType type)
+static OTF2_CallbackCode on_sync(COMMON, OTF2_RmaWinRef win, uint32_t remote, OTF2_RmaSyncType type)
 {
     UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_RMA_SYNC, .ref = win, .peer = remote,
-                          .op = (uint8_t)type};
+    weft_trace_event e = {
+        .kind = WEFT_TRACE_RMA_SYNC, .ref = win, .peer = remote, .op = (uint8_t)type};
     return deliver(user_data, &e, time, position);
 }
 
@@ -314,8 +324,12 @@ static OTF2_CallbackCode on_atomic(COMMON, OTF2_RmaWinRef win, uint32_t remote,
                                    uint64_t id)
 {
     UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_RMA_ATOMIC, .ref = win, .peer = remote,
-                          .op = (uint8_t)type, .bytes = sent, .received = received,
+    weft_trace_event e = {.kind = WEFT_TRACE_RMA_ATOMIC,
+                          .ref = win,
+                          .peer = remote,
+                          .op = (uint8_t)type,
+                          .bytes = sent,
+                          .received = received,
                           .request = id};
     return deliver(user_data, &e, time, position);
 }

@@ -33,7 +33,7 @@ extern "C" {
 /* clang-format on */
 
 /* The I/O and RMA kinds, which share one encoding (event_codec.h). */
-#define WEFT_EVENT_IS_IO_RMA(kind)                                                          \
+#define WEFT_EVENT_IS_IO_RMA(kind)                                                                 \
     ((kind) >= WEFT_EVENT_IO_CREATE_HANDLE && (kind) <= WEFT_EVENT_RMA_OP_COMPLETE_BLOCKING)
 
 #define WEFT_EVENT_ENUM(kind, payload) WEFT_EVENT_##kind,

@@ -153,6 +153,7 @@ WEFT_EXPORT void weft_mpi_collective_end(weft_collective_op op, weft_comm comm, 
 
 /* Values of the I/O and RMA events; each equals OTF2's (OTF2_IO_*,
  * OTF2_RMA_*, OTF2_LOCK_*), so adapters need not include OTF2. */
+/* clang-format off */
 enum {
     WEFT_IO_MODE_READ = 0, WEFT_IO_MODE_WRITE = 1, WEFT_IO_MODE_FLUSH = 2,
     WEFT_IO_FLAG_NONE = 0, WEFT_IO_FLAG_NON_BLOCKING = 1, WEFT_IO_FLAG_COLLECTIVE = 2,
@@ -166,6 +167,7 @@ enum {
     WEFT_RMA_ATOMIC_FETCH_AND_ACCUMULATE = 7,
     WEFT_RMA_SYNC_TYPE_MEMORY = 0,
 };
+/* clang-format on */
 /* The remote of a lock or sync on every rank of the window (lock_all). */
 #define WEFT_RMA_ALL_RANKS UINT32_MAX
 
@@ -179,16 +181,15 @@ WEFT_EXPORT void weft_io_operation_begin(weft_object handle, uint8_t mode, uint3
 WEFT_EXPORT void weft_io_operation_issued(weft_object handle, uint64_t matching_id);
 WEFT_EXPORT void weft_io_operation_complete(weft_object handle, uint64_t bytes,
                                             uint64_t matching_id);
-WEFT_EXPORT void weft_io_seek(weft_object handle, int64_t offset, uint8_t whence,
-                              uint64_t result);
+WEFT_EXPORT void weft_io_seek(weft_object handle, int64_t offset, uint8_t whence, uint64_t result);
 
 /* One-sided communication on a window (an RMA_WIN object); remote ranks
  * are ranks in the window's communicator. */
 WEFT_EXPORT void weft_rma_win_create(weft_object win);
 WEFT_EXPORT void weft_rma_win_destroy(weft_object win);
 WEFT_EXPORT void weft_rma_collective_begin(void);
-WEFT_EXPORT void weft_rma_collective_end(weft_object win, weft_collective_op op,
-                                         uint8_t sync_level, uint32_t root, uint64_t bytes_sent,
+WEFT_EXPORT void weft_rma_collective_end(weft_object win, weft_collective_op op, uint8_t sync_level,
+                                         uint32_t root, uint64_t bytes_sent,
                                          uint64_t bytes_received);
 /* group: a communicator whose members are the synchronising group. */
 WEFT_EXPORT void weft_rma_group_sync(weft_object win, uint8_t sync_level, weft_comm group);

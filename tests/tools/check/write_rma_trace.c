@@ -23,11 +23,16 @@
 #define BASE UINT64_C(1000000)
 
 static const char *variant;
-static const char *const variants[] = {
-    "good",          "rma_outside_epoch",   "rma_never_completed",
-    "rma_target_outside", "rma_fences_differ", "rma_release_not_held",
-    "rma_use_after_destroy", "io_complete_without_begin", "io_never_completed",
-    "io_after_destroy"};
+static const char *const variants[] = {"good",
+                                       "rma_outside_epoch",
+                                       "rma_never_completed",
+                                       "rma_target_outside",
+                                       "rma_fences_differ",
+                                       "rma_release_not_held",
+                                       "rma_use_after_destroy",
+                                       "io_complete_without_begin",
+                                       "io_never_completed",
+                                       "io_after_destroy"};
 
 static bool is(const char *name)
 {
@@ -45,7 +50,7 @@ static void check(OTF2_ErrorCode rc, const char *what)
 static OTF2_FlushType pre_flush(void *data, OTF2_FileType type, OTF2_LocationRef location,
                                 void *caller, bool final)
 {
-    (void)data, (void)type, (void)location, (void)caller, (void)final;
+    (void)data, (void)type, (void)location, (void)caller, (void) final;
     return OTF2_FLUSH;
 }
 
@@ -57,17 +62,67 @@ static OTF2_TimeStamp post_flush(void *data, OTF2_FileType type, OTF2_LocationRe
 
 static const OTF2_FlushCallbacks flush_callbacks = {pre_flush, post_flush};
 
-enum { S_EMPTY, S_MAIN, S_CREATE, S_FENCE, S_PUT, S_LOCK, S_UNLOCK, S_FREE, S_OPEN, S_WRITE,
-       S_CLOSE, S_MACHINE, S_NODE, S_RANK0, S_RANK1, S_MASTER, S_WORLD, S_WIN, S_FILE, S_MPIIO,
-       S_COUNT };
-static const char *const strings[S_COUNT] = {
-    "", "main", "MPI_Win_create", "MPI_Win_fence", "MPI_Put", "MPI_Win_lock", "MPI_Win_unlock",
-    "MPI_Win_free", "MPI_File_open", "MPI_File_write", "MPI_File_close", "machine", "node",
-    "MPI Rank 0", "MPI Rank 1", "Master thread", "MPI_COMM_WORLD", "MPI Window", "data.out",
-    "MPI-IO"};
-enum { R_MAIN, R_CREATE, R_FENCE, R_PUT, R_LOCK, R_UNLOCK, R_FREE, R_OPEN, R_WRITE, R_CLOSE,
-       R_COUNT };
-enum { WIN = 0, LOCK_ID = 7, FENCE_LEVEL = OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY };
+enum {
+    S_EMPTY,
+    S_MAIN,
+    S_CREATE,
+    S_FENCE,
+    S_PUT,
+    S_LOCK,
+    S_UNLOCK,
+    S_FREE,
+    S_OPEN,
+    S_WRITE,
+    S_CLOSE,
+    S_MACHINE,
+    S_NODE,
+    S_RANK0,
+    S_RANK1,
+    S_MASTER,
+    S_WORLD,
+    S_WIN,
+    S_FILE,
+    S_MPIIO,
+    S_COUNT
+};
+static const char *const strings[S_COUNT] = {"",
+                                             "main",
+                                             "MPI_Win_create",
+                                             "MPI_Win_fence",
+                                             "MPI_Put",
+                                             "MPI_Win_lock",
+                                             "MPI_Win_unlock",
+                                             "MPI_Win_free",
+                                             "MPI_File_open",
+                                             "MPI_File_write",
+                                             "MPI_File_close",
+                                             "machine",
+                                             "node",
+                                             "MPI Rank 0",
+                                             "MPI Rank 1",
+                                             "Master thread",
+                                             "MPI_COMM_WORLD",
+                                             "MPI Window",
+                                             "data.out",
+                                             "MPI-IO"};
+enum {
+    R_MAIN,
+    R_CREATE,
+    R_FENCE,
+    R_PUT,
+    R_LOCK,
+    R_UNLOCK,
+    R_FREE,
+    R_OPEN,
+    R_WRITE,
+    R_CLOSE,
+    R_COUNT
+};
+enum {
+    WIN = 0,
+    LOCK_ID = 7,
+    FENCE_LEVEL = OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY
+};
 
 static uint64_t events[2];
 
@@ -158,9 +213,9 @@ static void write_definitions(OTF2_Archive *archive)
         check(OTF2_GlobalDefWriter_WriteString(g, s, strings[s]), "string");
     for (uint32_t r = 0; r < R_COUNT; r++) {
         uint32_t name = S_MAIN + r;
-        OTF2_RegionRole role = r == R_MAIN                        ? OTF2_REGION_ROLE_FUNCTION
-                               : r >= R_OPEN                      ? OTF2_REGION_ROLE_FILE_IO
-                                                                  : OTF2_REGION_ROLE_RMA;
+        OTF2_RegionRole role = r == R_MAIN   ? OTF2_REGION_ROLE_FUNCTION
+                               : r >= R_OPEN ? OTF2_REGION_ROLE_FILE_IO
+                                             : OTF2_REGION_ROLE_RMA;
         OTF2_Paradigm paradigm = r == R_MAIN ? OTF2_PARADIGM_USER : OTF2_PARADIGM_MPI;
         check(OTF2_GlobalDefWriter_WriteRegion(g, r, name, name, S_EMPTY, role, paradigm,
                                                OTF2_REGION_FLAG_NONE, OTF2_UNDEFINED_STRING, 0, 0),
@@ -185,9 +240,9 @@ static void write_definitions(OTF2_Archive *archive)
     check(OTF2_GlobalDefWriter_WriteGroup(g, 1, S_EMPTY, OTF2_GROUP_TYPE_COMM_GROUP,
                                           OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 2, world),
           "group");
-    check(OTF2_GlobalDefWriter_WriteComm(g, 0, S_WORLD, 1, OTF2_UNDEFINED_COMM,
-                                         OTF2_COMM_FLAG_NONE),
-          "comm");
+    check(
+        OTF2_GlobalDefWriter_WriteComm(g, 0, S_WORLD, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
+        "comm");
     check(OTF2_GlobalDefWriter_WriteIoParadigm(g, 0, S_MPIIO, S_MPIIO,
                                                OTF2_IO_PARADIGM_CLASS_PARALLEL,
                                                OTF2_IO_PARADIGM_FLAG_NONE, 0, NULL, NULL, NULL),
@@ -197,9 +252,9 @@ static void write_definitions(OTF2_Archive *archive)
         check(OTF2_GlobalDefWriter_WriteIoHandle(g, h, S_FILE, 0, 0, OTF2_IO_HANDLE_FLAG_NONE, 0,
                                                  OTF2_UNDEFINED_IO_HANDLE),
               "handle");
-    check(OTF2_GlobalDefWriter_WriteRmaWin(g, WIN, S_WIN, 0,
-                                           OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS),
-          "window");
+    check(
+        OTF2_GlobalDefWriter_WriteRmaWin(g, WIN, S_WIN, 0, OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS),
+        "window");
 }
 
 int main(int argc, char **argv)
