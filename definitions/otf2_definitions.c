@@ -202,7 +202,7 @@ static weft_status intern_fixed_definition_strings(weft_registry *reg)
 
 static bool write_all(OTF2_GlobalDefWriter *w, weft_registry *reg,
                       const weft_clock_properties *clock, const weft__otf2_tree *tree,
-                      const weft__otf2_comm_plan *plan)
+                      const weft__otf2_comm_plan *plan, const weft__otf2_io_names *io)
 {
     return !weft__otf2_failed(OTF2_GlobalDefWriter_WriteClockProperties(
                                   w, clock->ticks_per_second, clock->global_offset,
@@ -211,7 +211,8 @@ static bool write_all(OTF2_GlobalDefWriter *w, weft_registry *reg,
            write_strings(w, reg) && write_attributes(w, reg) && write_parameters(w, reg) &&
            write_regions(w, reg) &&
            weft__otf2_tree_write(w, tree) && write_locations(w, reg) &&
-           weft__otf2_comms_write(w, reg, plan, tree) && write_metrics(w, reg);
+           weft__otf2_comms_write(w, reg, plan, tree) && weft__otf2_objects_write(w, reg, io) &&
+           write_metrics(w, reg);
 }
 
 weft_status weft_defs_write_otf2(weft_registry *reg, OTF2_Archive *archive,
@@ -227,12 +228,15 @@ weft_status weft_defs_write_otf2(weft_registry *reg, OTF2_Archive *archive,
     if (st != WEFT_OK)
         return st;
     st = weft__otf2_comms_prepare(reg, &plan);
+    weft__otf2_io_names io = {0};
+    if (st == WEFT_OK)
+        st = weft__otf2_objects_prepare(reg, &io);
     OTF2_GlobalDefWriter *w = st == WEFT_OK ? OTF2_Archive_GetGlobalDefWriter(archive) : NULL;
     if (st == WEFT_OK && !w) {
         fprintf(stderr, "weft: the OTF2 archive gave no global definition writer\n");
         st = WEFT_ERR_OTF2;
     }
-    if (st == WEFT_OK && !write_all(w, reg, clock, &tree, &plan))
+    if (st == WEFT_OK && !write_all(w, reg, clock, &tree, &plan, &io))
         st = WEFT_ERR_OTF2;
     weft__otf2_tree_release(&tree);
     return st;

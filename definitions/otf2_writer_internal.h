@@ -57,4 +57,16 @@ bool weft__otf2_tree_write(OTF2_GlobalDefWriter *w, const weft__otf2_tree *tree)
 bool weft__otf2_comms_write(OTF2_GlobalDefWriter *w, const weft_registry *reg,
                             const weft__otf2_comm_plan *plan, const weft__otf2_tree *tree);
 
+/* I/O objects and RMA windows (otf2_objects.c): the paradigm's strings,
+ * interned by weft__otf2_objects_prepare when the registry has any I/O
+ * object. */
+typedef struct weft__otf2_io_names {
+    bool any_io;
+    weft_string identification, name;
+} weft__otf2_io_names;
+weft_status weft__otf2_objects_prepare(weft_registry *reg, weft__otf2_io_names *names);
+/* The I/O paradigm, files, handles and windows (after the communicators). */
+bool weft__otf2_objects_write(OTF2_GlobalDefWriter *w, const weft_registry *reg,
+                              const weft__otf2_io_names *names);
+
 #endif /* WEFT_DEFINITIONS_OTF2_WRITER_INTERNAL_H */

@@ -53,6 +53,7 @@ void weft_registry_destroy(weft_registry *reg)
     weft_free(reg->locations);
     weft_free(reg->properties);
     weft__registry_comms_clear(reg);
+    weft__registry_objects_clear(reg);
     weft__registry_metrics_clear(reg);
     weft_free(reg->processes);
     weft__hash_index_clear(&reg->process_index);

@@ -55,6 +55,10 @@ struct weft_registry {
     struct weft_metric_class_entry *metric_classes;
     uint32_t metric_class_count, metric_class_capacity;
 
+    weft_object_def *objects; /* I/O files, I/O handles, RMA windows; see objects.c */
+    uint32_t object_count, object_capacity;
+    weft_hash_index object_index;
+
     weft_process_def *processes; /* in registration (merge) order */
     uint32_t process_count, process_capacity;
     weft_hash_index process_index; /* by rank */
@@ -128,6 +132,14 @@ weft_status weft__registry_metric_class_locked(weft_registry *reg, const uint32_
 
 /* Frees the metric tables (registry destruction). */
 void weft__registry_metrics_clear(weft_registry *reg);
+
+/* Finds or adds an object whose string, file and comm belong to reg; the
+ * scope in def tells handles of different ranks apart. */
+weft_status weft__registry_object_locked(weft_registry *reg, const weft_object_def *def,
+                                         weft_object *out);
+
+/* Frees the object table (registry destruction). */
+void weft__registry_objects_clear(weft_registry *reg);
 
 /* Frees the communicator table (registry destruction). */
 void weft__registry_comms_clear(weft_registry *reg);

@@ -8,7 +8,8 @@
  *   header      u32 magic "WFTP" | u32 version | u32 flags |
  *               u32 strings | u32 regions | u32 comms | u32 processes |
  *               u32 locations | u32 properties |
- *               u32 metric members | u32 metric classes          (44 bytes)
+ *               u32 metric members | u32 metric classes |
+ *               u32 objects                                      (48 bytes)
  *   strings     u32 length | length bytes, no NUL               (4 + length)
  *   regions     u32 name | u32 canonical name | u32 file | u32 begin line |
  *               u32 end line | u8 role | u8 paradigm             (22 bytes)
@@ -21,6 +22,8 @@
  *   metric members  u32 name | u32 description | u32 unit | u8 source |
  *               u8 mode | i8 exponent                             (15 bytes)
  *   metric classes  u32 member count | u32 member[member count]   (4 + 4 n)
+ *   objects     u8 kind | u32 name | u64 key | u32 scope | u32 file |
+ *               u32 comm                                         (25 bytes)
  *
  * Locations and properties are present only with WEFT_PACK_LOCATIONS (their
  * counts are 0 otherwise). A merge first decodes and validates the whole
@@ -34,11 +37,11 @@
 #include "weft/alloc.h"
 
 #define PACK_MAGIC UINT32_C(0x50544657) /* "WFTP" in little-endian memory */
-#define PACK_VERSION UINT32_C(2)
+#define PACK_VERSION UINT32_C(3)
 #define PACK_KNOWN_FLAGS ((uint32_t)WEFT_PACK_LOCATIONS)
 
 enum {
-    HEADER_BYTES = 44,
+    HEADER_BYTES = 48,
     STRING_MIN_BYTES = 4,
     REGION_BYTES = 22,
     COMM_MIN_BYTES = 25,
@@ -47,6 +50,7 @@ enum {
     PROPERTY_BYTES = 16,
     METRIC_MEMBER_BYTES = 15,
     METRIC_CLASS_MIN_BYTES = 4,
+    OBJECT_BYTES = 25,
 };
 
 /* ---- packing ------------------------------------------------------------ */
@@ -101,6 +105,7 @@ static weft_status packed_size(const weft_registry *reg, bool locations, uint64_
     total += (uint64_t)reg->metric_member_count * METRIC_MEMBER_BYTES;
     for (uint32_t i = 0; i < reg->metric_class_count; i++)
         total += METRIC_CLASS_MIN_BYTES + 4 * (uint64_t)reg->metric_classes[i].member_count;
+    total += (uint64_t)reg->object_count * OBJECT_BYTES;
     *size = total;
     return total > SIZE_MAX ? WEFT_ERR_RANGE : WEFT_OK;
 }
@@ -184,6 +189,24 @@ static void pack_metrics(writer *w, const weft_registry *reg)
     }
 }
 
+/* I/O handles registered here belong to this rank (scope), like thread
+ * teams; files and windows are shared by the job. */
+static void pack_objects(writer *w, const weft_registry *reg, uint32_t rank)
+{
+    for (uint32_t i = 0; i < reg->object_count; i++) {
+        const weft_object_def *o = &reg->objects[i];
+        uint32_t scope = o->scope;
+        if (o->kind == WEFT_OBJECT_IO_HANDLE && scope == WEFT_INVALID_ID)
+            scope = rank;
+        put_u8(w, o->kind);
+        put_u32(w, o->name.id);
+        put_u64(w, o->key);
+        put_u32(w, scope);
+        put_u32(w, o->file.id);
+        put_u32(w, o->comm.id);
+    }
+}
+
 static weft_status pack_locked(const weft_registry *reg, uint32_t rank, unsigned flags, void **buf,
                                uint64_t *len)
 {
@@ -207,10 +230,12 @@ static weft_status pack_locked(const weft_registry *reg, uint32_t rank, unsigned
     put_u32(&w, locations ? reg->property_count : 0);
     put_u32(&w, reg->metric_member_count);
     put_u32(&w, reg->metric_class_count);
+    put_u32(&w, reg->object_count);
     pack_strings_and_regions(&w, reg);
     pack_comms(&w, reg, rank);
     pack_processes_and_locations(&w, reg, locations);
     pack_metrics(&w, reg);
+    pack_objects(&w, reg, rank);
     *buf = bytes;
     *len = size;
     return WEFT_OK;
@@ -299,8 +324,9 @@ typedef struct packed_metric_class {
 typedef struct packed_view {
     uint32_t flags;
     uint32_t string_count, region_count, comm_count, process_count, location_count, property_count;
-    uint32_t metric_member_count, metric_class_count;
+    uint32_t metric_member_count, metric_class_count, object_count;
     weft_metric_member_def *metric_members;
+    weft_object_def *objects;
     packed_metric_class *metric_classes;
     packed_string *strings;
     weft_region_def *regions;
@@ -320,6 +346,7 @@ static void view_free(packed_view *v)
     weft_free(v->properties);
     weft_free(v->metric_members);
     weft_free(v->metric_classes);
+    weft_free(v->objects);
 }
 
 /* Allocates an array for `count` entries after room_for said they fit;
@@ -473,6 +500,28 @@ static weft_status decode_metrics(reader *r, packed_view *v)
     return st;
 }
 
+/* A handle's file comes before it and is a file; comms are the packed ones. */
+static weft_status decode_objects(reader *r, packed_view *v)
+{
+    weft_status st =
+        alloc_entries(r, v->object_count, OBJECT_BYTES, sizeof(*v->objects), (void **)&v->objects);
+    for (uint32_t i = 0; i < v->object_count && st == WEFT_OK; i++) {
+        weft_object_def *o = &v->objects[i];
+        o->kind = get_u8(r);
+        o->name.id = get_u32(r);
+        o->key = get_u64(r);
+        o->scope = get_u32(r);
+        o->file.id = get_u32(r);
+        o->comm.id = get_u32(r);
+        if (!r->ok || o->kind >= WEFT_OBJECT_KIND_COUNT || !is_string(v, o->name) ||
+            (o->file.id != WEFT_INVALID_ID &&
+             (o->file.id >= i || v->objects[o->file.id].kind != WEFT_OBJECT_IO_FILE)) ||
+            (o->comm.id != WEFT_INVALID_ID && o->comm.id >= v->comm_count))
+            st = WEFT_ERR_INVALID;
+    }
+    return st;
+}
+
 static weft_status decode(const void *buf, uint64_t len, packed_view *v)
 {
     memset(v, 0, sizeof(*v));
@@ -489,6 +538,7 @@ static weft_status decode(const void *buf, uint64_t len, packed_view *v)
     v->property_count = get_u32(&r);
     v->metric_member_count = get_u32(&r);
     v->metric_class_count = get_u32(&r);
+    v->object_count = get_u32(&r);
     if (magic != PACK_MAGIC || version != PACK_VERSION || (v->flags & ~PACK_KNOWN_FLAGS) != 0 ||
         (!(v->flags & WEFT_PACK_LOCATIONS) && (v->location_count || v->property_count)))
         return WEFT_ERR_INVALID;
@@ -503,6 +553,8 @@ static weft_status decode(const void *buf, uint64_t len, packed_view *v)
         st = decode_locations(&r, v);
     if (st == WEFT_OK)
         st = decode_metrics(&r, v);
+    if (st == WEFT_OK)
+        st = decode_objects(&r, v);
     if (st == WEFT_OK && (!r.ok || r.at != r.end))
         st = WEFT_ERR_INVALID; /* short, or bytes left over */
     if (st != WEFT_OK)
@@ -519,11 +571,14 @@ static weft_status alloc_maps(const packed_view *v, weft_id_maps *m)
     m->regions = weft_alloc((v->region_count ? v->region_count : 1) * sizeof(uint32_t));
     m->comms = weft_alloc((v->comm_count ? v->comm_count : 1) * sizeof(uint32_t));
     m->metrics = weft_alloc((v->metric_class_count ? v->metric_class_count : 1) * sizeof(uint32_t));
+    m->objects = weft_alloc((v->object_count ? v->object_count : 1) * sizeof(uint32_t));
+    m->object_count = v->object_count;
     m->string_count = v->string_count;
     m->region_count = v->region_count;
     m->comm_count = v->comm_count;
     m->metric_count = v->metric_class_count;
-    return m->strings && m->regions && m->comms && m->metrics ? WEFT_OK : WEFT_ERR_NO_MEMORY;
+    return m->strings && m->regions && m->comms && m->metrics && m->objects ? WEFT_OK
+                                                                            : WEFT_ERR_NO_MEMORY;
 }
 
 static weft_string map_string(const weft_id_maps *m, weft_string s)
@@ -645,6 +700,25 @@ static weft_status apply_metrics(weft_registry *into, const packed_view *v, weft
     return st;
 }
 
+/* Objects in packed order (a handle's file is mapped before it), their
+ * names, files and comms mapped. */
+static weft_status apply_objects(weft_registry *into, const packed_view *v, weft_id_maps *m)
+{
+    weft_status st = WEFT_OK;
+    for (uint32_t i = 0; i < v->object_count && st == WEFT_OK; i++) {
+        weft_object_def def = v->objects[i];
+        def.name = map_string(m, def.name);
+        if (def.file.id != WEFT_INVALID_ID)
+            def.file.id = m->objects[def.file.id];
+        if (def.comm.id != WEFT_INVALID_ID)
+            def.comm.id = m->comms[def.comm.id];
+        weft_object o = WEFT_OBJECT_INVALID;
+        st = weft__registry_object_locked(into, &def, &o);
+        m->objects[i] = o.id;
+    }
+    return st;
+}
+
 static weft_status apply(weft_registry *into, const packed_view *v, weft_id_maps *m)
 {
     uint32_t base = into->location_count;
@@ -657,6 +731,8 @@ static weft_status apply(weft_registry *into, const packed_view *v, weft_id_maps
         st = apply_comms(into, v, m, base);
     if (st == WEFT_OK)
         st = apply_metrics(into, v, m);
+    if (st == WEFT_OK)
+        st = apply_objects(into, v, m);
     for (uint32_t i = 0; i < v->process_count && st == WEFT_OK; i++)
         st = weft__registry_process_locked(into, v->processes[i].rank,
                                            map_string(m, v->processes[i].host), NULL);
@@ -697,6 +773,8 @@ void weft_id_maps_free(weft_id_maps *maps)
     weft_free(maps->regions);
     weft_free(maps->comms);
     weft_free(maps->metrics);
+    weft_free(maps->objects);
+    weft_free(maps->groups);
     memset(maps, 0, sizeof(*maps));
 }
 

@@ -248,7 +248,10 @@ static bool write_location_defs(OTF2_DefWriter *w, const weft_local_defs *local)
     } maps[] = {{OTF2_MAPPING_STRING, local->string_map, local->string_count},
                 {OTF2_MAPPING_REGION, local->region_map, local->region_count},
                 {OTF2_MAPPING_COMM, local->comm_map, local->comm_count},
-                {OTF2_MAPPING_METRIC, local->metric_map, local->metric_count}};
+                {OTF2_MAPPING_METRIC, local->metric_map, local->metric_count},
+                {OTF2_MAPPING_IO_HANDLE, local->object_map, local->object_count},
+                {OTF2_MAPPING_RMA_WIN, local->object_map, local->object_count},
+                {OTF2_MAPPING_GROUP, local->group_map, local->group_count}};
     for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
         if (!maps[i].map || weft_id_map_is_identity(maps[i].map, maps[i].count))
             continue; /* (OTF2 would give no map for the identity either) */

@@ -68,6 +68,10 @@ typedef struct weft_local_defs {
     uint32_t metric_count;
     const uint32_t *comm_map;
     uint32_t comm_count;
+    const uint32_t *object_map; /* object id -> OTF2 IoHandle/RmaWin ref */
+    uint32_t object_count;
+    const uint32_t *group_map; /* comm id -> OTF2 ref of its group (RmaGroupSync) */
+    uint32_t group_count;
     const weft_clock_offset *offsets;
     size_t offset_count;
 } weft_local_defs;

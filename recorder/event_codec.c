@@ -99,6 +99,13 @@ size_t weft__event_decode(const weft_slot *slots, size_t available, weft_event *
         out->values = s[1].word;
         break;
     default:
+        if (WEFT_EVENT_IS_IO_RMA(kind)) {
+            out->a = low32(s[1].word[0]);
+            out->b = high32(s[1].word[0]);
+            out->bytes = s[1].word[1];
+            out->bytes_received = s[2].word[0];
+            out->request = s[2].word[1];
+        }
         break;
     }
     return size;

@@ -111,6 +111,20 @@ static inline void weft__encode_collective_end(weft_slot *s, uint64_t time, uint
     s[2].word[1] = 0;
 }
 
+/* I/O and RMA events (WEFT_EVENT_IS_IO_RMA): ref = handle or window,
+ * small = mode/type, word[0] = a | b << 32, word[1] = bytes,
+ * s[2].word[0] = bytes_received, s[2].word[1] = request (matching id). */
+static inline void weft__encode_io_rma(weft_slot *s, uint8_t kind, uint64_t time, uint8_t small,
+                                       uint32_t ref, uint32_t a, uint32_t b, uint64_t bytes,
+                                       uint64_t bytes_received, uint64_t request)
+{
+    weft__encode_head(s, kind, time, small, ref);
+    s[1].word[0] = weft__pack32(a, b);
+    s[1].word[1] = bytes;
+    s[2].word[0] = bytes_received;
+    s[2].word[1] = request;
+}
+
 /* METRIC: ref = metric, count = number of values, values two per slot. */
 static inline void weft__encode_metric(weft_slot *s, uint64_t time, uint32_t metric,
                                        uint16_t count, const uint64_t *values)

@@ -11,6 +11,7 @@
 #include "event_codec.h"
 #include "lifecycle.h"
 #include "location.h"
+#include "events_io_rma.h"
 #include "reserve_slow.h"
 
 
@@ -295,4 +296,18 @@ void weft_metric_values(weft_metric metric, uint32_t value_count, const uint64_t
         return;
     weft__encode_metric(at, weft_clock_now(), metric.id, (uint16_t)value_count, values);
     weft__loc_commit(loc, at, slots);
+}
+
+/* MPI-IO and one-sided events (events_io_rma.c): all of one shape, a head
+ * and two payload slots (weft__encode_io_rma). */
+void weft__record_io_rma(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a, uint32_t b,
+                         uint64_t bytes, uint64_t bytes_received, uint64_t request)
+{
+    weft_loc *loc;
+    weft_slot *at = reserve(kind, ref, 3, &loc, NULL);
+    if (WEFT_UNLIKELY(!at))
+        return;
+    weft__encode_io_rma(at, kind, weft_clock_now(), small, ref, a, b, bytes, bytes_received,
+                        request);
+    weft__loc_commit(loc, at, 3);
 }

@@ -194,6 +194,10 @@ void weft_job_finalize(void)
     local.metric_count = maps.metric_count;
     local.comm_map = maps.comms;
     local.comm_count = maps.comm_count;
+    local.object_map = maps.objects;
+    local.object_count = maps.object_count;
+    local.group_map = maps.groups;
+    local.group_count = maps.group_count;
     pthread_mutex_lock(&offsets_mutex);
     local.offsets = offsets;
     local.offset_count = offset_count;

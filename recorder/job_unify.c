@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "job_internal.h"
+#include "weft/alloc.h"
+#include "weft/definitions_otf2.h"
 #include "weft/unify.h"
 
 /* Packs `reg` and merges it into `into`. */
@@ -88,6 +90,28 @@ static weft_status broadcast_global(const weft_job_ops *job, const weft_registry
     return rc == 0 && *buf ? WEFT_OK : WEFT_ERR_NO_MEMORY;
 }
 
+/* Objects and groups have OTF2 refs of their own (weft/definitions_otf2.h):
+ * the maps to global object ids become maps to those refs, and a map from
+ * comm ids to the OTF2 refs of their groups is added. */
+static weft_status to_otf2_refs(const weft_registry *global, weft_id_maps *maps)
+{
+    uint32_t objects = weft_registry_object_count(global);
+    uint32_t *refs = weft_alloc((objects ? objects : 1) * sizeof(*refs));
+    maps->groups = weft_alloc((maps->comm_count ? maps->comm_count : 1) * sizeof(uint32_t));
+    if (!refs || !maps->groups) {
+        weft_free(refs);
+        return WEFT_ERR_NO_MEMORY;
+    }
+    weft_defs_otf2_object_refs(global, refs);
+    for (uint32_t i = 0; i < maps->object_count; i++)
+        maps->objects[i] = maps->objects[i] < objects ? refs[maps->objects[i]] : WEFT_INVALID_ID;
+    weft_free(refs);
+    maps->group_count = maps->comm_count;
+    for (uint32_t i = 0; i < maps->comm_count; i++)
+        maps->groups[i] = weft_defs_otf2_comm_group(global, (weft_comm){maps->comms[i]});
+    return WEFT_OK;
+}
+
 weft_status weft__job_unify(const weft_job_ops *job, weft_registry *local,
                             weft_registry **global, weft_id_maps *out)
 {
@@ -116,6 +140,8 @@ weft_status weft__job_unify(const weft_job_ops *job, weft_registry *local,
         st = weft_registry_merge(copy, buf, len, NULL);
     if (st == WEFT_OK)
         st = merge_registry(copy, local, job->rank, 0, &maps);
+    if (st == WEFT_OK)
+        st = to_otf2_refs(copy, &maps);
     weft_registry_destroy(copy);
     free(buf);
 

@@ -48,6 +48,89 @@ static OTF2_ErrorCode write_program_begin(OTF2_EvtWriter *w, const weft_event *e
     return code;
 }
 
+/* weft's I/O and RMA values are OTF2's (weft/recorder.h). */
+_Static_assert((int)WEFT_IO_MODE_READ == (int)OTF2_IO_OPERATION_MODE_READ &&
+                   (int)WEFT_IO_MODE_WRITE == (int)OTF2_IO_OPERATION_MODE_WRITE &&
+                   (int)WEFT_IO_MODE_FLUSH == (int)OTF2_IO_OPERATION_MODE_FLUSH &&
+                   (int)WEFT_IO_FLAG_NON_BLOCKING == (int)OTF2_IO_OPERATION_FLAG_NON_BLOCKING &&
+                   (int)WEFT_IO_FLAG_COLLECTIVE == (int)OTF2_IO_OPERATION_FLAG_COLLECTIVE &&
+                   (int)WEFT_IO_ACCESS_READ_ONLY == (int)OTF2_IO_ACCESS_MODE_READ_ONLY &&
+                   (int)WEFT_IO_ACCESS_WRITE_ONLY == (int)OTF2_IO_ACCESS_MODE_WRITE_ONLY &&
+                   (int)WEFT_IO_ACCESS_READ_WRITE == (int)OTF2_IO_ACCESS_MODE_READ_WRITE &&
+                   (int)WEFT_IO_CREATE == (int)OTF2_IO_CREATION_FLAG_CREATE &&
+                   (int)WEFT_IO_CREATE_EXCLUSIVE == (int)OTF2_IO_CREATION_FLAG_EXCLUSIVE &&
+                   (int)WEFT_IO_STATUS_APPEND == (int)OTF2_IO_STATUS_FLAG_APPEND &&
+                   (int)WEFT_IO_STATUS_DELETE_ON_CLOSE ==
+                       (int)OTF2_IO_STATUS_FLAG_DELETE_ON_CLOSE &&
+                   (int)WEFT_IO_SEEK_SET == (int)OTF2_IO_SEEK_FROM_START &&
+                   (int)WEFT_IO_SEEK_CUR == (int)OTF2_IO_SEEK_FROM_CURRENT &&
+                   (int)WEFT_IO_SEEK_END == (int)OTF2_IO_SEEK_FROM_END,
+               "weft's I/O values are OTF2's");
+_Static_assert((int)WEFT_RMA_SYNC_PROCESS == (int)OTF2_RMA_SYNC_LEVEL_PROCESS &&
+                   (int)WEFT_RMA_SYNC_MEMORY == (int)OTF2_RMA_SYNC_LEVEL_MEMORY &&
+                   (int)WEFT_RMA_LOCK_EXCLUSIVE == (int)OTF2_LOCK_EXCLUSIVE &&
+                   (int)WEFT_RMA_LOCK_SHARED == (int)OTF2_LOCK_SHARED &&
+                   (int)WEFT_RMA_ATOMIC_ACCUMULATE == (int)OTF2_RMA_ATOMIC_TYPE_ACCUMULATE &&
+                   (int)WEFT_RMA_ATOMIC_COMPARE_AND_SWAP ==
+                       (int)OTF2_RMA_ATOMIC_TYPE_COMPARE_AND_SWAP &&
+                   (int)WEFT_RMA_ATOMIC_FETCH_AND_ACCUMULATE ==
+                       (int)OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE &&
+                   (int)WEFT_RMA_SYNC_TYPE_MEMORY == (int)OTF2_RMA_SYNC_TYPE_MEMORY,
+               "weft's RMA values are OTF2's");
+
+/* MPI-IO and one-sided events (WEFT_EVENT_IS_IO_RMA); fields as event.h. */
+static OTF2_ErrorCode write_io_rma(OTF2_EvtWriter *w, const weft_event *e)
+{
+    OTF2_TimeStamp t = e->time;
+    switch (e->kind) {
+    case WEFT_EVENT_IO_CREATE_HANDLE:
+        return OTF2_EvtWriter_IoCreateHandle(w, NULL, t, e->ref, e->small, e->a, e->b);
+    case WEFT_EVENT_IO_DESTROY_HANDLE:
+        return OTF2_EvtWriter_IoDestroyHandle(w, NULL, t, e->ref);
+    case WEFT_EVENT_IO_OPERATION_BEGIN:
+        return OTF2_EvtWriter_IoOperationBegin(w, NULL, t, e->ref, e->small, e->a, e->bytes,
+                                               e->request);
+    case WEFT_EVENT_IO_OPERATION_ISSUED:
+        return OTF2_EvtWriter_IoOperationIssued(w, NULL, t, e->ref, e->request);
+    case WEFT_EVENT_IO_OPERATION_COMPLETE:
+        return OTF2_EvtWriter_IoOperationComplete(w, NULL, t, e->ref, e->bytes, e->request);
+    case WEFT_EVENT_IO_SEEK:
+        return OTF2_EvtWriter_IoSeek(w, NULL, t, e->ref, (int64_t)e->bytes, e->small,
+                                     e->bytes_received);
+    case WEFT_EVENT_RMA_WIN_CREATE:
+        return OTF2_EvtWriter_RmaWinCreate(w, NULL, t, e->ref);
+    case WEFT_EVENT_RMA_WIN_DESTROY:
+        return OTF2_EvtWriter_RmaWinDestroy(w, NULL, t, e->ref);
+    case WEFT_EVENT_RMA_COLLECTIVE_BEGIN:
+        return OTF2_EvtWriter_RmaCollectiveBegin(w, NULL, t);
+    case WEFT_EVENT_RMA_COLLECTIVE_END:
+        return OTF2_EvtWriter_RmaCollectiveEnd(w, NULL, t, collective_to_otf2(e->small), e->b,
+                                               e->ref, e->a, e->bytes, e->bytes_received);
+    case WEFT_EVENT_RMA_GROUP_SYNC:
+        /* a is a comm; the local definitions map it to that comm's group */
+        return OTF2_EvtWriter_RmaGroupSync(w, NULL, t, e->small, e->ref, e->a);
+    case WEFT_EVENT_RMA_REQUEST_LOCK:
+        return OTF2_EvtWriter_RmaRequestLock(w, NULL, t, e->ref, e->a, e->request, e->small);
+    case WEFT_EVENT_RMA_ACQUIRE_LOCK:
+        return OTF2_EvtWriter_RmaAcquireLock(w, NULL, t, e->ref, e->a, e->request, e->small);
+    case WEFT_EVENT_RMA_RELEASE_LOCK:
+        return OTF2_EvtWriter_RmaReleaseLock(w, NULL, t, e->ref, e->a, e->request);
+    case WEFT_EVENT_RMA_SYNC:
+        return OTF2_EvtWriter_RmaSync(w, NULL, t, e->ref, e->a, e->small);
+    case WEFT_EVENT_RMA_PUT:
+        return OTF2_EvtWriter_RmaPut(w, NULL, t, e->ref, e->a, e->bytes, e->request);
+    case WEFT_EVENT_RMA_GET:
+        return OTF2_EvtWriter_RmaGet(w, NULL, t, e->ref, e->a, e->bytes, e->request);
+    case WEFT_EVENT_RMA_ATOMIC:
+        return OTF2_EvtWriter_RmaAtomic(w, NULL, t, e->ref, e->a, e->small, e->bytes,
+                                        e->bytes_received, e->request);
+    case WEFT_EVENT_RMA_OP_COMPLETE_BLOCKING:
+        return OTF2_EvtWriter_RmaOpCompleteBlocking(w, NULL, t, e->ref, e->request);
+    default:
+        return OTF2_ERROR_INVALID_ARGUMENT;
+    }
+}
+
 OTF2_ErrorCode weft__otf2_write_event(OTF2_EvtWriter *w, const weft_event *e)
 {
     OTF2_TimeStamp t = e->time;
@@ -122,6 +205,8 @@ OTF2_ErrorCode weft__otf2_write_event(OTF2_EvtWriter *w, const weft_event *e)
     case WEFT_EVENT_PROGRAM_END:
         return OTF2_EvtWriter_ProgramEnd(w, NULL, t, (int64_t)e->bytes);
     default:
+        if (WEFT_EVENT_IS_IO_RMA(e->kind))
+            return write_io_rma(w, e);
         return OTF2_ERROR_INVALID_ARGUMENT;
     }
 }

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Generates libweft-mpi's MPI wrappers from mpi_functions.spec.
 
-    generate_wrappers.py SPEC OUTDIR
+    generate_wrappers.py SPEC OUTDIR --mpi-h MPI_H_I [--fortran-symbols NM]
+                         [--fortran-f08-symbols NM] [--families-header FILE]
+    generate_wrappers.py --check SPEC --mpi-h MPI_H_I
 
 writes three files into OUTDIR:
   mpi_wrappers.h          the function indices (WEFT_PMPI_<name>)
@@ -28,396 +30,22 @@ statement serves both languages. Placeholders:
 A bad spec (unknown kind or role, duplicate name, a missing field, a
 parameter a kind needs but the function lacks) stops the build with
 "SPEC:LINE: message". Python 3 standard library only; the output depends on
-the spec alone.
+the spec, the preprocessed mpi.h (which functions exist, the parameter lists
+of `mpi.h` entries) and the Fortran libraries' symbol lists alone. The kinds
+live in wrapper_kinds.py, the reading of the spec and of mpi.h in
+wrapper_spec.py; this file writes the wrappers.
 """
 
+import argparse
 import os
 import re
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from wrapper_kinds import HANDLE_F2C, PLACEHOLDER, SpecError  # noqa: E402
+from wrapper_spec import read_header, read_spec  # noqa: E402
+
 WIDTH = 100
-
-# weft's region roles (WEFT_REGION_ROLE_LIST in weft/definitions.h).
-ROLES = """UNKNOWN FUNCTION WRAPPER LOOP CODE PARALLEL SECTIONS SECTION WORKSHARE SINGLE
-    SINGLE_SBLOCK MASTER CRITICAL CRITICAL_SBLOCK ATOMIC BARRIER IMPLICIT_BARRIER FLUSH ORDERED
-    ORDERED_SBLOCK TASK TASK_CREATE TASK_WAIT COLL_ONE2ALL COLL_ALL2ONE COLL_ALL2ALL COLL_OTHER
-    FILE_IO POINT2POINT RMA DATA_TRANSFER ARTIFICIAL THREAD_CREATE THREAD_WAIT TASK_UNTIED
-    ALLOCATE DEALLOCATE REALLOCATE""".split()
-
-# The collective operations weft records (WEFT_COLLECTIVE_LIST in weft/recorder.h).
-COLLECTIVE_OPS = """BARRIER BCAST GATHER GATHERV SCATTER SCATTERV ALLGATHER ALLGATHERV ALLTOALL
-    ALLTOALLV ALLTOALLW ALLREDUCE REDUCE REDUCE_SCATTER SCAN EXSCAN
-    REDUCE_SCATTER_BLOCK""".split()
-
-# Byte-count rules of pmpi_collectives.c: the arguments each takes after
-# (ret, op, weft comm, comm); {ROOT} is the spec's root parameter. A rule
-# with a Fortran variant names it (its Fortran-only arguments use {f:...}).
-BYTES_RULES = {
-    "barrier": ("", None),
-    "bcast": ("{count}, {datatype}, {ROOT}", None),
-    "gather": ("{sendbuf}, {sendcount}, {sendtype}, {recvcount}, {recvtype}, {ROOT}", None),
-    "gatherv": ("{sendbuf}, {sendcount}, {sendtype}, {recvcounts}, {recvtype}, {ROOT}", None),
-    "scatter": ("{sendcount}, {sendtype}, {recvbuf}, {recvcount}, {recvtype}, {ROOT}", None),
-    "scatterv": ("{sendcounts}, {sendtype}, {recvbuf}, {recvcount}, {recvtype}, {ROOT}", None),
-    "allgather": ("{sendbuf}, {sendcount}, {sendtype}, {recvcount}, {recvtype}", None),
-    "allgatherv": ("{sendbuf}, {sendcount}, {sendtype}, {recvcounts}, {recvtype}", None),
-    "alltoall": ("{sendbuf}, {sendcount}, {sendtype}, {recvcount}, {recvtype}", None),
-    "alltoallv": ("{sendbuf}, {sendcounts}, {sendtype}, {recvcounts}, {recvtype}", None),
-    "alltoallw": ("{sendbuf}, {sendcounts}, {sendtypes}, {recvcounts}, {recvtypes}",
-                  ("alltoallw_f",
-                   "{sendbuf}, {sendcounts}, {f:sendtypes}, {recvcounts}, {f:recvtypes}")),
-    "reduce": ("{sendbuf}, {count}, {datatype}, {ROOT}", None),
-    "allreduce": ("{sendbuf}, {count}, {datatype}", None),
-    "reduce_scatter": ("{sendbuf}, {recvcounts}, {datatype}", None),
-    "reduce_scatter_block": ("{sendbuf}, {recvcount}, {datatype}", None),
-    "scan": ("{sendbuf}, {count}, {datatype}", None),
-    "exscan": ("{count}, {datatype}", None),
-}
-
-# Handle types: their Fortran-to-C conversion.
-HANDLE_F2C = {
-    "MPI_Comm": "PMPI_Comm_f2c",
-    "MPI_Datatype": "PMPI_Type_f2c",
-    "MPI_Op": "PMPI_Op_f2c",
-    "MPI_Group": "PMPI_Group_f2c",
-    "MPI_Info": "PMPI_Info_f2c",
-    "MPI_Request": "PMPI_Request_f2c",
-    "MPI_Message": "PMPI_Message_f2c",
-}
-
-
-class SpecError(Exception):
-    pass
-
-
-class Kind:
-    """What one kind of wrapper does, as C statements with placeholders.
-
-    pre/post run before/after the PMPI call (pre_c/pre_f and post_c/post_f
-    replace them in one language); after_leave runs after the leave event;
-    locals are declared first. `status` names the single MPI_Status
-    parameter the post-hook reads: the wrapper passes a status of its own
-    when the caller gave MPI_STATUS_IGNORE. `args` replaces parameters in the
-    PMPI call (both languages). leave_first records the leave before the
-    call (MPI_Finalize: the trace is written before PMPI_Finalize)."""
-
-    def __init__(self, pre=None, post=None, pre_c=None, pre_f=None, post_c=None, post_f=None,
-                 after_leave=None, locals_=None, status=None, args=None, leave_first=False):
-        self.pre_c = lines(pre_c if pre_c is not None else pre)
-        self.pre_f = lines(pre_f if pre_f is not None else pre)
-        self.post_c = lines(post_c if post_c is not None else post)
-        self.post_f = lines(post_f if post_f is not None else post)
-        self.after_leave = lines(after_leave)
-        self.locals = lines(locals_)
-        self.status = status
-        self.args = args or {}
-        self.leave_first = leave_first
-
-
-def lines(text):
-    if text is None:
-        return []
-    return text if isinstance(text, list) else [text]
-
-
-def completion(count, requests, statuses, one_status, end):
-    """Wait/Test family: the requests are looked up before the call (their
-    handles become MPI_REQUEST_NULL), `end` reports what completed."""
-    one = "true" if one_status else "false"
-    return Kind(
-        locals_="weft_pmpi_completion weft_cap;",
-        pre_c="MPI_Status *const weft_statuses = weft__pmpi_completion_begin("
-              "&weft_cap, %s, {%s}, {%s}, %s);" % (count, requests, statuses, one),
-        pre_f="MPI_Fint *const weft_statuses = weft__pmpi_completion_begin_f("
-              "&weft_cap, %s, {f:%s}, {f:%s}, %s);" % (count, requests, statuses, one),
-        args={statuses: "weft_statuses"},
-        post=end)
-
-
-KINDS = {
-    "plain": Kind(),
-    "init": Kind(post=["if (ret == MPI_SUCCESS)", "    weft__pmpi_job_start();"]),
-    "finalize": Kind(leave_first=True, pre="weft__pmpi_job_finish();"),
-    "send": Kind(pre="weft__pmpi_send({count}, {datatype}, {dest}, {tag}, {comm});"),
-    "recv": Kind(status="status", post="weft__pmpi_recv(ret, weft_recv_status, {comm});"),
-    "sendrecv": Kind(status="status",
-                     pre="weft__pmpi_send({sendcount}, {sendtype}, {dest}, {sendtag}, {comm});",
-                     post="weft__pmpi_recv(ret, weft_recv_status, {comm});"),
-    "sendrecv_replace": Kind(status="status",
-                             pre="weft__pmpi_send({count}, {datatype}, {dest}, {sendtag}, {comm});",
-                             post="weft__pmpi_recv(ret, weft_recv_status, {comm});"),
-    "isend": Kind(pre="const uint64_t weft_request_id = weft__pmpi_isend_begin({count}, "
-                      "{datatype}, {dest}, {tag}, {comm});",
-                  post="weft__pmpi_isend_end(ret, weft_request_id, {request});"),
-    "irecv": Kind(post="weft__pmpi_irecv(ret, {source}, {comm}, {request});"),
-    "mprobe": Kind(post="weft__pmpi_message_probed(ret, 1, {comm}, {message});"),
-    "improbe": Kind(post="weft__pmpi_message_probed(ret, {*flag}, {comm}, {message});"),
-    "mrecv": Kind(status="status",
-                  pre="const weft_comm weft_message_comm = weft__pmpi_mrecv_begin({message});",
-                  post="weft__pmpi_recv_on(ret, weft_recv_status, weft_message_comm);"),
-    "imrecv": Kind(pre="const weft_comm weft_message_comm = weft__pmpi_mrecv_begin({message});",
-                   post="weft__pmpi_imrecv(ret, weft_message_comm, {request});"),
-    "send_init": Kind(post="weft__pmpi_send_init(ret, {count}, {datatype}, {dest}, {tag}, {comm}, "
-                           "{request});"),
-    "recv_init": Kind(post="weft__pmpi_recv_init(ret, {source}, {comm}, {request});"),
-    "start": Kind(pre_c="weft__pmpi_start(1, {request});",
-                  pre_f="weft__pmpi_start_f(1, {f:request});"),
-    "startall": Kind(pre_c="weft__pmpi_start({count}, {array_of_requests});",
-                     pre_f="weft__pmpi_start_f({count}, {f:array_of_requests});"),
-    "wait": completion("1", "request", "status", True,
-                       "weft__pmpi_completion_all(&weft_cap, ret);"),
-    "waitall": completion("{count}", "array_of_requests", "array_of_statuses", False,
-                          "weft__pmpi_completion_all(&weft_cap, ret);"),
-    "waitany": completion("{count}", "array_of_requests", "status", True,
-                          "weft__pmpi_completion_waitany(&weft_cap, ret, {*index}, {index_base});"),
-    "waitsome": completion("{incount}", "array_of_requests", "array_of_statuses", False,
-                           "weft__pmpi_completion_some(&weft_cap, ret, {*outcount}, "
-                           "{array_of_indices}, {index_base}, false);"),
-    "test": completion("1", "request", "status", True,
-                       "weft__pmpi_completion_test(&weft_cap, ret, {*flag});"),
-    "testall": completion("{count}", "array_of_requests", "array_of_statuses", False,
-                          "weft__pmpi_completion_test(&weft_cap, ret, {*flag});"),
-    "testany": completion("{count}", "array_of_requests", "status", True,
-                          "weft__pmpi_completion_testany(&weft_cap, ret, {*index}, {*flag}, "
-                          "{index_base});"),
-    "testsome": completion("{incount}", "array_of_requests", "array_of_statuses", False,
-                           "weft__pmpi_completion_some(&weft_cap, ret, {*outcount}, "
-                           "{array_of_indices}, {index_base}, true);"),
-    "cancel": Kind(pre="weft__pmpi_cancel({request});"),
-    "request_free": Kind(pre="weft__pmpi_request_free({request});"),
-    "icollective": Kind(post="weft__pmpi_request_collective(ret, {request});"),
-    "comm_free": Kind(pre="const weft_pmpi_comm_ref weft_freed = weft__pmpi_comm_free_begin({comm});",
-                      post="weft__pmpi_comm_free_end(ret, weft_freed);"),
-}
-
-
-def collective_kind(args):
-    if len(args) != 3:
-        raise SpecError("collective(OP, ROOT, BYTES) takes three arguments, not %d" % len(args))
-    op, root, rule = args
-    if op not in COLLECTIVE_OPS:
-        raise SpecError("unknown collective operation '%s' (one of %s)"
-                        % (op, ", ".join(COLLECTIVE_OPS)))
-    if rule not in BYTES_RULES:
-        raise SpecError("unknown byte-count rule '%s' (one of %s)"
-                        % (rule, ", ".join(sorted(BYTES_RULES))))
-    rule_args, fortran = BYTES_RULES[rule]
-    if ("{ROOT}" in rule_args) != (root != "-"):
-        raise SpecError("byte-count rule '%s' %s a root parameter" % (
-            rule, "needs" if "{ROOT}" in rule_args else "takes no"))
-
-    def call(name, rule_args_text):
-        text = rule_args_text.replace("{ROOT}", "{%s}" % root)
-        return "weft__pmpi_coll_%s(ret, WEFT_COLLECTIVE_%s, weft_coll, {comm}%s);" % (
-            name, op, (", " + text) if text else "")
-
-    post_c = call(rule, rule_args)
-    post_f = call(fortran[0], fortran[1]) if fortran else post_c
-    return Kind(pre="const weft_comm weft_coll = weft__pmpi_collective_begin({comm});",
-                post_c=post_c, post_f=post_f,
-                after_leave=["if ({comm} == MPI_COMM_WORLD)",
-                             "    weft__pmpi_clock_checkpoint();"])
-
-
-def comm_new_kind(args):
-    if len(args) != 2:
-        raise SpecError("comm_new(PARENT, NEW) takes two parameter names")
-    return Kind(post="weft__pmpi_comm_derived(ret, {%s}, {%s});" % tuple(args))
-
-
-def comm_new_by_members_kind(args):
-    if len(args) != 1:
-        raise SpecError("comm_new_by_members(NEW) takes one parameter name")
-    return Kind(post="weft__pmpi_comm_by_members(ret, {%s});" % args[0])
-
-
-PARAMETRIC_KINDS = {
-    "collective": collective_kind,
-    "comm_new": comm_new_kind,
-    "comm_new_by_members": comm_new_by_members_kind,
-}
-
-
-class Param:
-    def __init__(self, text):
-        m = re.match(r"^(?P<type>.*?[\s*])(?P<name>\w+)\s*(?P<array>\[\s*\])?$", text.strip())
-        if not m or not m.group("type").strip():
-            raise SpecError("cannot read the parameter '%s'" % text.strip())
-        self.type = normalise_type(m.group("type"))
-        self.name = m.group("name")
-        self.array = m.group("array") is not None
-        base = self.type.replace("const ", "").replace(" ", "")
-        self.base = base.rstrip("*")
-        self.stars = len(base) - len(self.base)
-
-    def c_decl(self):
-        sep = "" if self.type.endswith("*") else " "
-        return "%s%s%s%s" % (self.type, sep, self.name, "[]" if self.array else "")
-
-    def fortran_class(self):
-        """How the Fortran binding passes it, and how to get its C value."""
-        if self.base == "void" and self.stars == 1:
-            return "buffer"
-        if self.base == "int" and self.stars == 0:
-            return "int_array" if self.array else "int"
-        if self.base == "int" and self.stars == 1 and not self.array:
-            return "int_pointer"
-        if self.base in HANDLE_F2C and self.stars == 0:
-            return "handle_array" if self.array else "handle"
-        if self.base in HANDLE_F2C and self.stars == 1 and not self.array:
-            return "handle_pointer"
-        if self.base == "MPI_Status":
-            return "status"
-        return None
-
-    def fortran_decl(self):
-        if self.fortran_class() == "buffer":
-            return self.c_decl()
-        return "MPI_Fint *%s" % self.name
-
-
-def normalise_type(text):
-    """"const void  * " -> "const void *", "char***" -> "char ***"."""
-    text = re.sub(r"\s*\*\s*", "*", re.sub(r"\s+", " ", text.strip()))
-    return text.replace("*", " *", 1)
-
-
-class Function:
-    def __init__(self, line, name, role, kind_text, arguments, options):
-        self.line = line
-        self.name = name
-        self.role = role
-        self.kind_text = kind_text
-        self.kind = parse_kind(kind_text)
-        args = arguments.strip()
-        self.params = [] if args == "void" else [Param(p) for p in split_args(args)]
-        names = [p.name for p in self.params]
-        if len(set(names)) != len(names):
-            raise SpecError("%s has two parameters of the same name" % name)
-        self.fortran_omits = []
-        for option in options:
-            key, _, value = option.partition("=")
-            if key.strip() == "fortran-omits" and value.strip():
-                self.fortran_omits = [v.strip() for v in value.split(",")]
-                for omitted in self.fortran_omits:
-                    if omitted not in names:
-                        raise SpecError("fortran-omits names '%s', which %s does not have"
-                                        % (omitted, name))
-            else:
-                raise SpecError("unknown option '%s' (known: fortran-omits=A,B)" % option)
-        self.fortran_params = [p for p in self.params if p.name not in self.fortran_omits]
-        for p in self.fortran_params:
-            if p.fortran_class() is None:
-                raise SpecError("%s: no Fortran binding for the parameter '%s' (add it to "
-                                "fortran-omits?)" % (name, p.c_decl()))
-        self.check_placeholders()
-
-    @property
-    def lower(self):
-        return self.name.lower()
-
-    def param(self, name):
-        for p in self.params:
-            if p.name == name:
-                return p
-        return None
-
-    def check_placeholders(self):
-        k = self.kind
-        statements = k.pre_c + k.pre_f + k.post_c + k.post_f + k.after_leave
-        for text in statements:
-            for token in PLACEHOLDER.findall(text):
-                if token == "index_base":
-                    continue
-                name = token.lstrip("*").split(":")[-1]
-                p = self.param(name)
-                if p is None:
-                    raise SpecError("kind '%s' needs a parameter '%s', which %s does not have"
-                                    % (self.kind_text, name, self.name))
-                if token.startswith("*") and p.fortran_class() != "int_pointer":
-                    raise SpecError("kind '%s' reads *%s, but '%s' is not an int pointer"
-                                    % (self.kind_text, name, p.c_decl()))
-        for name in list(k.args) + ([k.status] if k.status else []):
-            if self.param(name) is None:
-                raise SpecError("kind '%s' needs a parameter '%s', which %s does not have"
-                                % (self.kind_text, name, self.name))
-
-
-PLACEHOLDER = re.compile(r"\{([*]?(?:f:)?\w+)\}")
-
-
-def parse_kind(text):
-    m = re.match(r"^(\w+)\s*(?:\((.*)\))?$", text.strip())
-    if not m:
-        raise SpecError("cannot read the kind '%s'" % text)
-    name, args = m.group(1), m.group(2)
-    if name in PARAMETRIC_KINDS:
-        if args is None:
-            raise SpecError("kind '%s' needs arguments" % name)
-        return PARAMETRIC_KINDS[name]([a.strip() for a in args.split(",")])
-    if name not in KINDS:
-        raise SpecError("unknown kind '%s' (known: %s)"
-                        % (name, ", ".join(sorted(list(KINDS) + list(PARAMETRIC_KINDS)))))
-    if args is not None:
-        raise SpecError("kind '%s' takes no arguments" % name)
-    return KINDS[name]
-
-
-def split_args(text):
-    return [a for a in (part.strip() for part in text.split(",")) if a]
-
-
-def read_spec(path):
-    """The spec's entries, in order; SpecError with "path:line:" on trouble."""
-    functions = []
-    seen = {}
-    with open(path, encoding="utf-8") as f:
-        raw = f.read().split("\n")
-    entry, first_line = "", 0
-    for number, text in enumerate(raw, 1):
-        stripped = text.strip()
-        if not entry and (not stripped or stripped.startswith("#")):
-            continue
-        if not entry:
-            first_line = number
-        if stripped.endswith("\\"):
-            entry += stripped[:-1] + " "
-            continue
-        entry += stripped
-        try:
-            functions.append(parse_entry(entry, first_line, seen))
-        except SpecError as e:
-            raise SpecError("%s:%d: %s" % (path, first_line, e))
-        entry = ""
-    if entry:
-        raise SpecError("%s:%d: the entry does not end (a '\\' on its last line?)"
-                        % (path, first_line))
-    if not functions:
-        raise SpecError("%s: no functions" % path)
-    return functions
-
-
-def parse_entry(entry, line, seen):
-    fields = [f.strip() for f in entry.split("|")]
-    if len(fields) < 4:
-        raise SpecError("expected NAME | ROLE | KIND | ARGUMENTS [| OPTIONS], found %d field%s"
-                        % (len(fields), "" if len(fields) == 1 else "s"))
-    if len(fields) > 5:
-        raise SpecError("too many fields (%d; at most five)" % len(fields))
-    name, role, kind, arguments = fields[:4]
-    options = fields[4].split() if len(fields) == 5 else []
-    for label, value in (("name", name), ("role", role), ("kind", kind),
-                         ("arguments", arguments)):
-        if not value:
-            raise SpecError("the %s field is empty" % label)
-    if not re.match(r"^MPI_[A-Z][a-z0-9_]*$", name):
-        raise SpecError("'%s' is not an MPI function name (MPI_Xxx)" % name)
-    if name in seen:
-        raise SpecError("%s is listed twice (first on line %d)" % (name, seen[name]))
-    seen[name] = line
-    if role not in ROLES:
-        raise SpecError("unknown role '%s' (one of %s)" % (role, ", ".join(ROLES)))
-    return Function(line, name, role, kind, arguments, options)
 
 
 # ---- formatting --------------------------------------------------------------------------------
@@ -481,7 +109,7 @@ def expand_c(text, fn):
         token = m.group(1)
         if token == "index_base":
             return "0"
-        if token.startswith("f:"):
+        if token.startswith(("f:", "len:")):
             raise SpecError("%s: Fortran placeholder {%s} in a C statement" % (fn.name, token))
         if token.startswith("*"):
             return "*" + token[1:]
@@ -491,7 +119,8 @@ def expand_c(text, fn):
 
 def c_wrapper(fn):
     k = fn.kind
-    decl = "%s(%s)" % (fn.name, ", ".join(p.c_decl() for p in fn.params) or "void")
+    decl = "%s(%s)" % (fn.name, ", ".join([p.c_decl() for p in fn.params] +
+                                          (["..."] if fn.variadic else [])) or "void")
     body = []
     body.append("const weft_region region = weft__pmpi_region(WEFT_PMPI_%s);" % fn.name)
     body.append("weft__pmpi_enter(region);")
@@ -535,6 +164,10 @@ def write_c(functions, outdir):
 
 #include "mpi_wrappers.h"
 #include "pmpi_hooks.h"
+
+/* Programs still call functions MPI deprecated (MPI_Attr_get, ...): their
+ * wrappers call the deprecated PMPI functions on purpose. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 /* clang-format off */
 const weft_pmpi_function weft__pmpi_functions[WEFT_PMPI_FUNCTION_COUNT] = {""")
@@ -582,7 +215,7 @@ class FortranExpander:
         for text in statements:
             for token in PLACEHOLDER.findall(text):
                 p = self.fn.param(token.lstrip("*").split(":")[-1])
-                if (p is not None and not token.startswith(("*", "f:"))
+                if (p is not None and not token.startswith(("*", "f:", "len:"))
                         and p.fortran_class() == "handle_pointer" and p.name not in converted):
                     converted.append(p.name)
                     if p.name not in self.copies:
@@ -597,6 +230,8 @@ class FortranExpander:
             return "1"
         if token.startswith("f:"):
             return token[2:]
+        if token.startswith("len:"):
+            return token[4:] + "_len"
         p = fn.param(token.lstrip("*"))
         cls = p.fortran_class()
         if token.startswith("*"):
@@ -611,17 +246,25 @@ class FortranExpander:
             return "%s(*%s)" % (HANDLE_F2C[p.base], p.name)
         if cls == "handle_pointer":
             return "&c_%s" % p.name
+        if cls == "offset":
+            return "*%s" % p.name
         raise SpecError("%s: the parameter '%s' has no C value in Fortran; use {f:%s}"
                         % (fn.name, p.c_decl(), p.name))
 
 
 def fortran_params(fn):
-    return [p.fortran_decl() for p in fn.fortran_params] + ["MPI_Fint *ierr"]
+    """CHARACTER arguments come with their lengths after IERROR (gfortran
+    passes them by value at the end, in order)."""
+    return ([p.fortran_decl() for p in fn.fortran_params] + ["MPI_Fint *ierr"] +
+            ["size_t %s_len" % p.name for p in fn.fortran_params
+             if p.fortran_class() == "string"])
 
 
-def fortran_wrapper(fn):
+def fortran_wrapper(fn, f08=False):
+    """mpif.h's mpi_<name>_ (with aliases), or with f08 mpi_f08's
+    mpi_<name>_f08_, whose IERROR is optional (NULL when left out)."""
     k = fn.kind
-    lower = fn.lower
+    lower = fn.lower + ("_f08" if f08 else "")
     params = ", ".join(fortran_params(fn))
     x = FortranExpander(fn)
     pre = x.block(k.pre_f)
@@ -629,6 +272,10 @@ def fortran_wrapper(fn):
     after = x.block(k.after_leave)
     body = ["const weft_region region = weft__pmpi_region(WEFT_PMPI_%s);" % fn.name,
             "weft__pmpi_enter(region);"]
+    if f08:
+        body += ["MPI_Fint weft_ierr_local = 0;",
+                 "if (!ierr)",
+                 "    ierr = &weft_ierr_local;"]
     body += ["%s c_%s;" % (fn.param(name).base, name) for name in x.copies]
     body += k.locals
     if k.leave_first:
@@ -642,6 +289,7 @@ def fortran_wrapper(fn):
         else:
             call_args.append(p.name)
     call_args.append("ierr")
+    call_args += ["%s_len" % p.name for p in fn.fortran_params if p.fortran_class() == "string"]
     if k.status:
         body.append("MPI_Fint weft_f_status_local[WEFT_PMPI_F_STATUS_SIZE];")
         body.append("MPI_Fint *const weft_f_status = weft__pmpi_f_status_arg(%s, "
@@ -665,72 +313,179 @@ def fortran_wrapper(fn):
         extra = len(statement) - len(statement.lstrip(" "))
         out += wrap(statement.lstrip(" "), 4 + extra)
     out.append("}")
-    for alias in (lower, lower + "__", fn.name.upper()):
+    for alias in () if f08 else (lower, lower + "__", fn.name.upper()):
         out += wrap('WEFT_EXPORT void %s(%s) __attribute__((alias("%s_")));'
                     % (alias, params, lower), 0)
     return "\n".join(out) + "\n"
 
 
-def write_fortran(functions, outdir):
+def write_fortran(functions, f08_functions, outdir):
     out = [HEADER % "mpi_wrappers_fortran.c"]
-    out.append("""/* The Fortran wrappers of libweft-mpi (mpif.h and `use mpi`; not `use
- * mpi_f08`): gfortran calls mpi_<name>_, which records exactly what the C
- * wrapper MPI_<Name> records (the same hooks, on C handles converted with
- * PMPI_*_f2c) and calls Open MPI's Fortran implementation pmpi_<name>_
- * (libmpi_mpifh), never a C MPI_ wrapper, so each call is recorded once.
- * The aliases mpi_<name>, mpi_<name>__ and MPI_<NAME> serve other Fortran
- * name manglings, as Open MPI's own symbols do. */
+    out.append("""/* The Fortran wrappers of libweft-mpi (mpif.h and `use mpi`): gfortran
+ * calls mpi_<name>_, which records exactly what the C wrapper MPI_<Name>
+ * records (the same hooks, on C handles converted with PMPI_*_f2c) and
+ * calls Open MPI's Fortran implementation pmpi_<name>_ (libmpi_mpifh),
+ * never a C MPI_ wrapper, so each call is recorded once. The aliases
+ * mpi_<name>, mpi_<name>__ and MPI_<NAME> serve other Fortran name
+ * manglings, as Open MPI's own symbols do.
+ *
+ * `use mpi_f08`: Open MPI's module calls the external procedures
+ * mpi_<name>_f08_ (libmpi_usempif08), whose arguments are passed as
+ * mpif.h's are (a TYPE(MPI_Comm) is its one INTEGER, TYPE(MPI_Status) has
+ * MPI_STATUS_SIZE INTEGERs, buffers by address); their wrappers differ only
+ * in name and in the optional IERROR, which may be NULL. */
 #include <stdbool.h>
 
 #include "mpi_wrappers.h"
 #include "pmpi_hooks.h"
 
+/* As in mpi_wrappers.c: deprecated functions are wrapped on purpose. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
 /* INTEGER arrays (counts, ranks) are handed to the hooks as int arrays. */
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "the Fortran wrappers assume INTEGER is a C int");
 
-/* Open MPI's Fortran bindings (libmpi_mpifh); no header declares them. */""")
+/* Open MPI's Fortran bindings (libmpi_mpifh, libmpi_usempif08); no header
+ * declares them. */""")
     for fn in functions:
         out += wrap("void p%s_(%s);" % (fn.lower, ", ".join(fortran_params(fn))), 0)
+    for fn in f08_functions:
+        out += wrap("void p%s_f08_(%s);" % (fn.lower, ", ".join(fortran_params(fn))), 0)
     out.append("")
     out.append("/* The wrappers. */")
     for fn in functions:
         out += wrap("WEFT_EXPORT void %s_(%s);" % (fn.lower, ", ".join(fortran_params(fn))), 0)
+    for fn in f08_functions:
+        out += wrap("WEFT_EXPORT void %s_f08_(%s);" % (fn.lower, ", ".join(fortran_params(fn))),
+                    0)
     out.append("")
     for fn in functions:
         out.append(fortran_wrapper(fn))
+    for fn in f08_functions:
+        out.append(fortran_wrapper(fn, f08=True))
     write(outdir, "mpi_wrappers_fortran.c", "\n".join(out))
 
 
+def write_families(functions, families, fortran, f08, path):
+    """weft info's list: each family with the functions this build wraps."""
+    out = [HEADER % os.path.basename(path)]
+    out.append("/* The families of MPI functions libweft-mpi wraps in this build (from the")
+    out.append(" * spec and the build's mpi.h), for `weft info`. */")
+    out.append("#ifndef WEFT_MPI_FAMILIES_H")
+    out.append("#define WEFT_MPI_FAMILIES_H")
+    out.append("")
+    out.append("/* clang-format off */")
+    total = sum(1 for fn in functions if fn.available and not fn.unwrapped)
+    out.append("#define WEFT_MPI_WRAPPED_COUNT %d" % total)
+    out.append("#define WEFT_MPI_FORTRAN_WRAPPED_COUNT %d" % len(fortran))
+    out.append("#define WEFT_MPI_F08_WRAPPED_COUNT %d" % len(f08))
+    out.append("#define WEFT_MPI_FAMILIES \\")
+    for key, title in families:
+        n = sum(1 for fn in functions if fn.family == key and fn.available and not fn.unwrapped)
+        if n:
+            out.append('    "  %-24s %3d  %s\\n" \\' % (key, n, title.replace('"', "'")))
+    out.append('    ""')
+    out.append("/* clang-format on */")
+    out.append("")
+    out.append("#endif /* WEFT_MPI_FAMILIES_H */")
+    write(os.path.dirname(path) or ".", os.path.basename(path), "\n".join(out) + "\n")
+
+
 def write(outdir, name, text):
+    """Writes only when the text changed, so a rerun rebuilds nothing."""
     path = os.path.join(outdir, name)
-    tmp = path + ".tmp"
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return
+    except OSError:
+        pass
+    tmp = "%s.%d.tmp" % (path, os.getpid())
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(text)
     os.replace(tmp, path)
 
 
+def check_coverage(functions, header):
+    """Every function mpi.h declares must have an entry: returns the missing
+    names (a new MPI version's function must be decided on, not bypassed)."""
+    listed = {fn.name for fn in functions}
+    return sorted(name for name in header if name not in listed)
+
+
 def main(argv):
-    if len(argv) != 3:
-        sys.stderr.write("usage: generate_wrappers.py SPEC OUTDIR\n")
-        return 2
+    parser = argparse.ArgumentParser(
+        description="Generates libweft-mpi's MPI wrappers from mpi_functions.spec.")
+    parser.add_argument("spec")
+    parser.add_argument("outdir", nargs="?")
+    parser.add_argument("--mpi-h", required=True,
+                        help="the build's mpi.h, preprocessed (cc -E)")
+    parser.add_argument("--fortran-symbols",
+                        help="the symbols the MPI's Fortran library defines (nm): Fortran "
+                             "wrappers for those pmpi_<name>_ only; without it none")
+    parser.add_argument("--fortran-f08-symbols",
+                        help="the symbols of the MPI's mpi_f08 library (nm): wrappers "
+                             "mpi_<name>_f08_ for those pmpi_<name>_f08_")
+    parser.add_argument("--families-header", help="where to write weft info's list")
+    parser.add_argument("--check", action="store_true",
+                        help="only check that the spec lists every function mpi.h declares")
+    args = parser.parse_args(argv[1:])
     try:
-        functions = read_spec(argv[1])
+        header = read_header(args.mpi_h)
+        if len(header) < 100:
+            raise SpecError("%s declares %d MPI functions: not a preprocessed mpi.h?"
+                            % (args.mpi_h, len(header)))
+        functions, families = read_spec(args.spec, header)
     except SpecError as e:
         sys.stderr.write("generate_wrappers.py: %s\n" % e)
         return 1
     except OSError as e:
-        sys.stderr.write("generate_wrappers.py: cannot read the spec: %s\n" % e)
+        sys.stderr.write("generate_wrappers.py: cannot read: %s\n" % e)
         return 1
+    if args.check:
+        missing = check_coverage(functions, header)
+        wrapped = [fn for fn in functions if fn.available and not fn.unwrapped]
+        for name in missing:
+            sys.stderr.write("%s: %s is declared by mpi.h but not listed in the spec\n"
+                             % (args.spec, name))
+        print("%d functions declared by mpi.h, %d wrapped, %d listed as unwrapped, %d missing"
+              % (len(header), len(wrapped),
+                 sum(1 for fn in functions if fn.unwrapped and fn.name in header), len(missing)))
+        return 1 if missing else 0
+    if not args.outdir:
+        parser.error("OUTDIR is needed unless --check")
+    generated = [fn for fn in functions if fn.available and not fn.unwrapped]
+    fortran = []
+    if args.fortran_symbols:
+        try:
+            with open(args.fortran_symbols, encoding="utf-8") as f:
+                symbols = set(f.read().split())
+        except OSError as e:
+            sys.stderr.write("generate_wrappers.py: cannot read: %s\n" % e)
+            return 1
+        fortran = [fn for fn in generated
+                   if not fn.c_only and "p%s_" % fn.lower in symbols]
+    f08 = []
+    if args.fortran_f08_symbols:
+        try:
+            with open(args.fortran_f08_symbols, encoding="utf-8") as f:
+                symbols = set(f.read().split())
+        except OSError as e:
+            sys.stderr.write("generate_wrappers.py: cannot read: %s\n" % e)
+            return 1
+        f08 = [fn for fn in fortran if "p%s_f08_" % fn.lower in symbols]
     try:
-        os.makedirs(argv[2], exist_ok=True)
-        write_header(functions, argv[2])
-        write_c(functions, argv[2])
-        write_fortran(functions, argv[2])
+        os.makedirs(args.outdir, exist_ok=True)
+        write_header(generated, args.outdir)
+        write_c(generated, args.outdir)
+        write_fortran(fortran, f08, args.outdir)
+        if args.families_header:
+            write_families(functions, families, fortran, f08, args.families_header)
     except SpecError as e:
         sys.stderr.write("generate_wrappers.py: %s\n" % e)
         return 1
     except OSError as e:
-        sys.stderr.write("generate_wrappers.py: cannot write into %s: %s\n" % (argv[2], e))
+        sys.stderr.write("generate_wrappers.py: cannot write into %s: %s\n" % (args.outdir, e))
         return 1
     return 0
 

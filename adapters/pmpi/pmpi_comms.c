@@ -198,20 +198,16 @@ static weft_comm define(const char *name, uint64_t key, const uint32_t *members,
     return comm;
 }
 
-/* The world ranks of comm's members by rank (of its remote group's for an
- * intercommunicator; WEFT_INVALID_ID for a process outside MPI_COMM_WORLD).
- * Returns a malloc'ed array the caller frees, or NULL. */
-static uint32_t *world_ranks(MPI_Comm comm, uint32_t *count_out)
+/* The world ranks of a group's members by rank (WEFT_INVALID_ID for a
+ * process outside MPI_COMM_WORLD). Returns a malloc'ed array the caller
+ * frees, or NULL. */
+static uint32_t *group_world_ranks(MPI_Group group, uint32_t *count_out)
 {
-    int inter = 0, n = 0;
-    MPI_Group group = MPI_GROUP_NULL, world = MPI_GROUP_NULL;
+    int n = 0;
+    MPI_Group world = MPI_GROUP_NULL;
     uint32_t *members = NULL;
     int *ranks = NULL;
     *count_out = 0;
-    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
-        (inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group)) !=
-            MPI_SUCCESS)
-        return NULL;
     if (PMPI_Comm_group(MPI_COMM_WORLD, &world) != MPI_SUCCESS ||
         PMPI_Group_size(group, &n) != MPI_SUCCESS || n < 0)
         goto fail;
@@ -227,7 +223,6 @@ static uint32_t *world_ranks(MPI_Comm comm, uint32_t *count_out)
         members[i] = ranks[n + i] >= 0 ? (uint32_t)ranks[n + i] : WEFT_INVALID_ID;
     free(ranks);
     PMPI_Group_free(&world);
-    PMPI_Group_free(&group);
     *count_out = (uint32_t)n;
     return members;
 fail:
@@ -235,8 +230,33 @@ fail:
     free(ranks);
     if (world != MPI_GROUP_NULL)
         PMPI_Group_free(&world);
-    PMPI_Group_free(&group);
     return NULL;
+}
+
+/* The world ranks of comm's members by rank (of its remote group's for an
+ * intercommunicator). Returns a malloc'ed array the caller frees, or NULL. */
+static uint32_t *world_ranks(MPI_Comm comm, uint32_t *count_out)
+{
+    int inter = 0;
+    MPI_Group group = MPI_GROUP_NULL;
+    *count_out = 0;
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS ||
+        (inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group)) !=
+            MPI_SUCCESS)
+        return NULL;
+    uint32_t *members = group_world_ranks(group, count_out);
+    PMPI_Group_free(&group);
+    return members;
+}
+
+/* The communicator with these members, keyed by them (*key). */
+static weft_comm define_members(const uint32_t *members, uint32_t count, uint64_t *key)
+{
+    uint64_t hash = mix(UINT64_C(0x6d656d62657273) ^ count); /* "members" */
+    for (uint32_t i = 0; i < count; i++)
+        hash = mix(hash ^ members[i]);
+    *key = created_key(hash);
+    return define(comm_name, *key, members, count);
 }
 
 static bool comms_ready(void)
@@ -257,11 +277,8 @@ static weft_comm define_by_members(MPI_Comm comm)
         report_once("cannot read the members of an MPI communicator");
         return WEFT_COMM_INVALID;
     }
-    uint64_t hash = mix(UINT64_C(0x6d656d62657273) ^ count); /* "members" */
-    for (uint32_t i = 0; i < count; i++)
-        hash = mix(hash ^ members[i]);
-    uint64_t key = created_key(hash);
-    weft_comm c = define(comm_name, key, members, count);
+    uint64_t key = 0;
+    weft_comm c = define_members(members, count, &key);
     free(members);
     if (c.id == WEFT_INVALID_ID)
         return c;
@@ -270,6 +287,22 @@ static weft_comm define_by_members(MPI_Comm comm)
     pthread_mutex_unlock(&table_mutex);
     if (!stored)
         report_once("out of memory for the MPI communicator table");
+    return c;
+}
+
+weft_comm weft__pmpi_comm_of_group(MPI_Group group)
+{
+    if (group == MPI_GROUP_NULL || group == MPI_GROUP_EMPTY || !comms_ready())
+        return WEFT_COMM_INVALID;
+    uint32_t count = 0;
+    uint32_t *members = group_world_ranks(group, &count);
+    if (!members) {
+        report_once("cannot read the members of an MPI group");
+        return WEFT_COMM_INVALID;
+    }
+    uint64_t key = 0;
+    weft_comm c = define_members(members, count, &key);
+    free(members);
     return c;
 }
 
@@ -342,17 +375,12 @@ static bool count_creation(MPI_Comm parent, uint64_t *key, uint32_t *creation)
     return found;
 }
 
-void weft__pmpi_comm_derived(int ret, MPI_Comm parent, const MPI_Comm *newcomm)
+/* Defines newcomm, the creation-th communicator made from the parent of
+ * key parent_key, keyed by that lineage. */
+static void define_derived(MPI_Comm newcomm, uint64_t parent_key, uint32_t creation)
 {
-    uint64_t parent_key = 0;
-    uint32_t creation = 0;
-    /* Every rank of the parent counts the call, also those that get
-     * MPI_COMM_NULL (Comm_split with MPI_UNDEFINED): the counts stay equal. */
-    if (ret != MPI_SUCCESS || !comms_ready() || !count_creation(parent, &parent_key, &creation) ||
-        *newcomm == MPI_COMM_NULL)
-        return;
     uint32_t count = 0;
-    uint32_t *members = world_ranks(*newcomm, &count);
+    uint32_t *members = world_ranks(newcomm, &count);
     if (!members) {
         report_once("cannot read the members of a new MPI communicator");
         return;
@@ -366,10 +394,72 @@ void weft__pmpi_comm_derived(int ret, MPI_Comm parent, const MPI_Comm *newcomm)
     if (c.id == WEFT_INVALID_ID)
         return;
     pthread_mutex_lock(&table_mutex);
-    bool stored = put(*newcomm, c, key);
+    bool stored = put(newcomm, c, key);
     pthread_mutex_unlock(&table_mutex);
     if (!stored)
         report_once("out of memory for the MPI communicator table");
+}
+
+void weft__pmpi_comm_derived(int ret, MPI_Comm parent, const MPI_Comm *newcomm)
+{
+    uint64_t parent_key = 0;
+    uint32_t creation = 0;
+    /* Every rank of the parent counts the call, also those that get
+     * MPI_COMM_NULL (Comm_split with MPI_UNDEFINED): the counts stay equal. */
+    if (ret != MPI_SUCCESS || !comms_ready() || !count_creation(parent, &parent_key, &creation) ||
+        *newcomm == MPI_COMM_NULL)
+        return;
+    define_derived(*newcomm, parent_key, creation);
+}
+
+/* Comm_idup: the new communicator exists once the request completes. Its
+ * place in the parent's lineage is taken now (every member calls in the
+ * same order); the request remembers where the program gets the handle (C
+ * or Fortran) and the lineage, and its completion defines it. */
+static void idup_remember(int ret, MPI_Comm parent, const void *newcomm, bool fortran,
+                          const MPI_Request *request)
+{
+    uint64_t parent_key = 0;
+    uint32_t creation = 0;
+    if (ret != MPI_SUCCESS || !comms_ready() || *request == MPI_REQUEST_NULL ||
+        !count_creation(parent, &parent_key, &creation)) {
+        if (ret == MPI_SUCCESS)
+            weft__pmpi_request_collective(ret, request);
+        return;
+    }
+    weft_pmpi_request req = {.id = weft__pmpi_request_id(),
+                             .bytes = (uint64_t)(uintptr_t)newcomm,
+                             .comm = WEFT_COMM_INVALID,
+                             .peer = (uint32_t)parent_key,
+                             .tag = (uint32_t)(parent_key >> 32),
+                             .kind = WEFT_PMPI_REQUEST_COMM,
+                             .flags = WEFT_PMPI_REQUEST_ACTIVE |
+                                      (fortran ? WEFT_PMPI_REQUEST_FORTRAN : 0)};
+    req.creation = creation;
+    weft__pmpi_request_remember(*request, &req);
+}
+
+void weft__pmpi_comm_idup(int ret, MPI_Comm parent, const MPI_Comm *newcomm,
+                          const MPI_Request *request)
+{
+    idup_remember(ret, parent, newcomm, false, request);
+}
+
+void weft__pmpi_comm_idup_f(int ret, MPI_Comm parent, const MPI_Fint *newcomm,
+                            const MPI_Request *request)
+{
+    idup_remember(ret, parent, newcomm, true, request);
+}
+
+void weft__pmpi_comm_idup_done(const weft_pmpi_request *req)
+{
+    MPI_Comm newcomm = MPI_COMM_NULL;
+    if (req->flags & WEFT_PMPI_REQUEST_FORTRAN)
+        newcomm = PMPI_Comm_f2c(*(const MPI_Fint *)(uintptr_t)req->bytes);
+    else
+        newcomm = *(const MPI_Comm *)(uintptr_t)req->bytes;
+    if (newcomm != MPI_COMM_NULL)
+        define_derived(newcomm, (uint64_t)req->tag << 32 | req->peer, req->creation);
 }
 
 void weft__pmpi_comm_by_members(int ret, const MPI_Comm *newcomm)

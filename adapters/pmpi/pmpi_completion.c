@@ -45,7 +45,8 @@ static bool look_up(weft_pmpi_completion *c, int i, MPI_Request handle)
     if (!p->tracked)
         return false;
     c->tracked = true;
-    return p->req.kind == WEFT_PMPI_REQUEST_RECV || (p->req.flags & WEFT_PMPI_REQUEST_CANCELLING);
+    return p->req.kind == WEFT_PMPI_REQUEST_RECV || p->req.kind == WEFT_PMPI_REQUEST_IO ||
+           (p->req.flags & WEFT_PMPI_REQUEST_CANCELLING);
 }
 
 static void start(weft_pmpi_completion *c, int count, bool one_status)
@@ -141,6 +142,11 @@ static void complete(const weft_pmpi_pending *p, const MPI_Status *status)
     else if (p->req.kind == WEFT_PMPI_REQUEST_RECV && status && status->MPI_SOURCE >= 0)
         weft_mpi_irecv((uint32_t)status->MPI_SOURCE, p->req.comm, (uint32_t)status->MPI_TAG,
                        weft__pmpi_status_bytes(status), p->req.id);
+    else if (p->req.kind == WEFT_PMPI_REQUEST_COMM)
+        weft__pmpi_comm_idup_done(&p->req);
+    else if (p->req.kind == WEFT_PMPI_REQUEST_IO)
+        weft_io_operation_complete((weft_object){p->req.peer},
+                                   status ? weft__pmpi_status_bytes(status) : 0, p->req.id);
     weft__pmpi_request_completed(p->handle, p->req.id);
 }
 
@@ -159,7 +165,8 @@ static void finish(weft_pmpi_completion *c, bool test)
         } else if (p->failed) {
             weft__pmpi_request_completed(p->handle, p->req.id);
         } else {
-            if (test && p->req.kind != WEFT_PMPI_REQUEST_COLLECTIVE)
+            if (test && p->req.kind != WEFT_PMPI_REQUEST_COLLECTIVE &&
+                p->req.kind != WEFT_PMPI_REQUEST_IO && p->req.kind != WEFT_PMPI_REQUEST_COMM)
                 weft_mpi_request_test(p->req.id);
             weft__pmpi_request_unclaim(p->handle, p->req.id);
         }

@@ -213,6 +213,16 @@ void weft__pmpi_coll_exscan(int ret, weft_collective_op op, weft_comm coll, MPI_
  * defines it, keyed by its lineage. Counts the call on every rank of the
  * parent, also where *newcomm is MPI_COMM_NULL. */
 void weft__pmpi_comm_derived(int ret, MPI_Comm parent, const MPI_Comm *newcomm);
+/* After Comm_idup: the new communicator is defined (keyed by its lineage,
+ * as Comm_dup's) when the request completes; _f: newcomm is the Fortran
+ * INTEGER MPI writes the handle into. */
+void weft__pmpi_comm_idup(int ret, MPI_Comm parent, const MPI_Comm *newcomm,
+                          const MPI_Request *request);
+void weft__pmpi_comm_idup_f(int ret, MPI_Comm parent, const MPI_Fint *newcomm,
+                            const MPI_Request *request);
+/* The completion of a Comm_idup request (pmpi_completion.c). */
+void weft__pmpi_comm_idup_done(const weft_pmpi_request *req);
+
 /* After a call that not all of a parent's ranks make (Comm_create_group,
  * Intercomm_merge): defines *newcomm keyed by its members. */
 void weft__pmpi_comm_by_members(int ret, const MPI_Comm *newcomm);
@@ -226,6 +236,82 @@ typedef struct weft_pmpi_comm_ref {
  * after it; the handle leaves the lookup table, the definition stays. */
 weft_pmpi_comm_ref weft__pmpi_comm_free_begin(const MPI_Comm *comm);
 void weft__pmpi_comm_free_end(int ret, weft_pmpi_comm_ref freed);
+
+/* ---- MPI-IO (pmpi_io.c) ---------------------------------------------------- */
+
+/* After MPI_File_open: defines the file and a handle of its own and records
+ * IoCreateHandle. name is name_len bytes (a Fortran CHARACTER argument,
+ * trailing blanks dropped) or, with name_len SIZE_MAX, a C string. */
+void weft__pmpi_file_open(int ret, MPI_Comm comm, const char *name, size_t name_len, int amode,
+                          const MPI_File *fh);
+/* MPI_File_close: before the call (which nulls the handle) the file's I/O
+ * handle is forgotten; after it, IoDestroyHandle. */
+weft_object weft__pmpi_file_close_begin(const MPI_File *fh);
+void weft__pmpi_file_close_end(int ret, weft_object handle);
+
+/* One I/O operation: its handle (WEFT_OBJECT_INVALID: nothing recorded)
+ * and matching id. */
+typedef struct weft_pmpi_io {
+    weft_object handle;
+    uint64_t id;
+} weft_pmpi_io;
+/* Before a read, write or sync: IoOperationBegin of count elements of
+ * datatype (mode WEFT_IO_MODE_*, flags WEFT_IO_FLAG_*). */
+weft_pmpi_io weft__pmpi_io_begin(MPI_File fh, uint8_t mode, uint32_t flags, int count,
+                                 MPI_Datatype datatype);
+/* After a blocking one: IoOperationComplete with the bytes of status
+ * (NULL, or a failed call: 0). */
+void weft__pmpi_io_end(int ret, const weft_pmpi_io *io, const MPI_Status *status);
+/* After a non-blocking one: IoOperationIssued; the request completes it. */
+void weft__pmpi_io_issued(int ret, const weft_pmpi_io *io, const MPI_Request *request);
+/* After a split collective's _begin: issued, completed by its _end. */
+void weft__pmpi_io_split_begun(int ret, const weft_pmpi_io *io, MPI_File fh);
+void weft__pmpi_io_split_end(int ret, MPI_File fh, const MPI_Status *status);
+/* After MPI_File_seek(_shared): IoSeek with the resulting position. */
+void weft__pmpi_io_seek(int ret, MPI_File fh, MPI_Offset offset, int whence, bool shared);
+
+/* ---- one-sided communication (pmpi_rma.c) ------------------------------------ */
+
+/* After a window was made over comm: defines it, records RmaWinCreate. */
+void weft__pmpi_win_created(int ret, MPI_Comm comm, const MPI_Win *win);
+/* MPI_Win_free: before (the handle is nulled) and after the call. */
+weft_object weft__pmpi_win_free_begin(const MPI_Win *win);
+void weft__pmpi_win_free_end(int ret, weft_object object);
+
+typedef enum weft_pmpi_rma_op {
+    WEFT_PMPI_RMA_PUT,
+    WEFT_PMPI_RMA_GET,
+    WEFT_PMPI_RMA_ACCUMULATE,
+    WEFT_PMPI_RMA_GET_ACCUMULATE,
+    WEFT_PMPI_RMA_FETCH_AND_OP,
+    WEFT_PMPI_RMA_COMPARE_AND_SWAP,
+} weft_pmpi_rma_op;
+/* Before Put, Get, the accumulates (and their request-based forms):
+ * RmaPut/RmaGet/RmaAtomic with count x type bytes to the target (and
+ * result_count x result_type back); completed by the epoch's end. */
+void weft__pmpi_rma_transfer(weft_pmpi_rma_op op, MPI_Win win, int target, int count,
+                             MPI_Datatype type, int result_count, MPI_Datatype result_type);
+/* Win_fence: RmaCollectiveBegin before; after, the completions of the
+ * epoch's operations and RmaCollectiveEnd. */
+void weft__pmpi_win_fence_begin(void);
+void weft__pmpi_win_fence_end(int ret, MPI_Win win);
+/* Win_post (exposure) and Win_start: RmaGroupSync with the group. */
+void weft__pmpi_win_group_open(int ret, MPI_Win win, MPI_Group group, bool exposure);
+/* Win_wait/Win_test (exposure; done: the test's flag) and Win_complete
+ * (which completes the access epoch's operations): RmaGroupSync. */
+void weft__pmpi_win_group_close(int ret, MPI_Win win, bool exposure, int done);
+/* Win_lock(_all): RmaRequestLock before (returns the lock id, 0: nothing
+ * recorded), RmaAcquireLock after. */
+uint64_t weft__pmpi_win_lock_begin(MPI_Win win, int rank, bool all, int lock_type);
+void weft__pmpi_win_lock_end(int ret, MPI_Win win, int rank, bool all, int lock_type,
+                             uint64_t lock_id);
+/* Win_unlock(_all): completes the operations on the target(s), then
+ * RmaReleaseLock. */
+void weft__pmpi_win_unlock(int ret, MPI_Win win, int rank, bool all);
+/* Win_flush(_local)(_all): completes the operations on the target(s). */
+void weft__pmpi_win_flush(int ret, MPI_Win win, int rank, bool all);
+/* Win_sync: RmaSync. */
+void weft__pmpi_win_sync(int ret, MPI_Win win);
 
 /* ---- Fortran (pmpi_fortran.c) --------------------------------------------- */
 

@@ -73,6 +73,11 @@ extern int weft__pmpi_world_size;
  * it cannot be defined. Thread-safe; takes no lock for known communicators. */
 weft_comm weft__pmpi_comm_lookup(MPI_Comm comm);
 
+/* A communicator whose members are those of group (keyed by them, as a
+ * communicator weft did not see being made): what RMA group
+ * synchronisation names. WEFT_COMM_INVALID for an empty group. */
+weft_comm weft__pmpi_comm_of_group(MPI_Group group);
+
 /* The same, with MPI_COMM_WORLD answered from a cached value: the hot path
  * of every message event. */
 static inline weft_comm weft__pmpi_comm_of(MPI_Comm comm)

@@ -37,6 +37,13 @@ enum {
     WEFT_PMPI_REQUEST_RECV,
     /* a non-blocking collective (or Comm_idup): completes without events */
     WEFT_PMPI_REQUEST_COLLECTIVE,
+    /* a non-blocking MPI-IO operation: `peer` is its I/O handle (an object),
+     * `id` its matching id; completes with IoOperationComplete */
+    WEFT_PMPI_REQUEST_IO,
+    /* Comm_idup: `bytes` is where the program gets the new handle, `tag`
+     * and `peer` the parent's key, `creation` its place in the parent's
+     * lineage; its completion defines the communicator */
+    WEFT_PMPI_REQUEST_COMM,
 };
 
 /* Request flags. */
@@ -44,16 +51,18 @@ enum {
     WEFT_PMPI_REQUEST_PERSISTENT = 1, /* Send_init/Recv_init: kept until freed */
     WEFT_PMPI_REQUEST_ACTIVE = 2,     /* started and not completed yet */
     WEFT_PMPI_REQUEST_CANCELLING = 4, /* MPI_Cancel was called on it */
+    WEFT_PMPI_REQUEST_FORTRAN = 8,    /* COMM: the handle is a Fortran INTEGER */
 };
 
 typedef struct weft_pmpi_request {
     uint64_t id;    /* ties the request's events together; new at each start */
     uint64_t bytes; /* persistent send: message size */
     weft_comm comm;
-    uint32_t peer; /* persistent send: receiver's rank in comm */
-    uint32_t tag;  /* persistent send */
-    uint8_t kind;  /* WEFT_PMPI_REQUEST_SEND ... */
-    uint8_t flags; /* WEFT_PMPI_REQUEST_PERSISTENT | ... */
+    uint32_t peer;     /* persistent send: receiver's rank in comm */
+    uint32_t tag;      /* persistent send */
+    uint8_t kind;      /* WEFT_PMPI_REQUEST_SEND ... */
+    uint8_t flags;     /* WEFT_PMPI_REQUEST_PERSISTENT | ... */
+    uint32_t creation; /* COMM: see there */
 } weft_pmpi_request;
 
 /* A new process-unique request id (never 0). Hot-path safe: a thread takes

@@ -338,7 +338,8 @@ static void test_bad_arguments_and_headers(void **state)
     static const struct {
         size_t offset;
         uint32_t value;
-    } bad[] = {{0, 0x12345678}, {4, 1}, {4, 3}, {8, 2}, {8, 4}, {28, 1}, {32, 1}, {36, 9}, {40, 7}};
+    } bad[] = {{0, 0x12345678}, {4, 1},  {4, 2},  {4, 4},  {8, 2}, {8, 4},
+               {28, 1},         {32, 1}, {36, 9}, {40, 7}, {44, 3}};
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
         memcpy(bytes, buf, len);
         memcpy(bytes + bad[i].offset, &bad[i].value, sizeof(uint32_t));
@@ -352,6 +353,76 @@ static void test_bad_arguments_and_headers(void **state)
     free(buf);
     weft_registry_destroy(into);
     weft_registry_destroy(reg);
+}
+
+/* I/O files merge by name, I/O handles stay apart per rank (their files
+ * and comms mapped), RMA windows merge by key; the maps say where each
+ * rank's objects went, and a pack of the merged registry round-trips. */
+static void test_objects_merge(void **state)
+{
+    (void)state;
+    weft_registry *local[2], *global = weft_registry_create();
+    weft_object handle[2], win[2];
+    for (uint32_t r = 0; r < 2; r++) {
+        local[r] = fixture_rank_registry(r, 2);
+        weft_object file, other;
+        weft_object_desc f = {WEFT_OBJECT_IO_FILE, "shared.dat", 0, WEFT_OBJECT_INVALID,
+                              WEFT_COMM_INVALID};
+        assert_int_equal(weft_registry_object(local[r], &f, &file), WEFT_OK);
+        if (r == 1) { /* rank 1 also opens a file of its own, first */
+            weft_object_desc g = {WEFT_OBJECT_IO_FILE, "own.dat", 0, WEFT_OBJECT_INVALID,
+                                  WEFT_COMM_INVALID};
+            assert_int_equal(weft_registry_object(local[r], &g, &other), WEFT_OK);
+        }
+        weft_object_desc h = {WEFT_OBJECT_IO_HANDLE, "shared.dat", 0, file, (weft_comm){0}};
+        assert_int_equal(weft_registry_object(local[r], &h, &handle[r]), WEFT_OK);
+        weft_object_desc w = {WEFT_OBJECT_RMA_WIN, "MPI Window", 77, WEFT_OBJECT_INVALID,
+                              (weft_comm){0}};
+        assert_int_equal(weft_registry_object(local[r], &w, &win[r]), WEFT_OK);
+        /* an equal description is the same object */
+        weft_object again;
+        assert_int_equal(weft_registry_object(local[r], &w, &again), WEFT_OK);
+        assert_int_equal(again.id, win[r].id);
+    }
+    weft_id_maps maps[2];
+    for (uint32_t r = 0; r < 2; r++)
+        merge_packed(global, local[r], r, WEFT_PACK_LOCATIONS, &maps[r]);
+    /* shared.dat, its handle on rank 0, the window, own.dat, rank 1's handle */
+    assert_int_equal(weft_registry_object_count(global), 5);
+    weft_object_def h0, h1, w0, w1, f;
+    assert_int_equal(
+        weft_registry_object_get(global, (weft_object){maps[0].objects[handle[0].id]}, &h0),
+        WEFT_OK);
+    assert_int_equal(
+        weft_registry_object_get(global, (weft_object){maps[1].objects[handle[1].id]}, &h1),
+        WEFT_OK);
+    assert_true(maps[0].objects[handle[0].id] != maps[1].objects[handle[1].id]);
+    assert_int_equal(h0.scope, 0);
+    assert_int_equal(h1.scope, 1);
+    assert_int_equal(h0.file.id, h1.file.id);
+    assert_int_equal(weft_registry_object_get(global, h0.file, &f), WEFT_OK);
+    assert_int_equal(f.kind, WEFT_OBJECT_IO_FILE);
+    assert_string_equal(text(global, f.name), "shared.dat");
+    assert_int_equal(maps[0].objects[win[0].id], maps[1].objects[win[1].id]);
+    assert_int_equal(
+        weft_registry_object_get(global, (weft_object){maps[0].objects[win[0].id]}, &w0), WEFT_OK);
+    assert_int_equal(
+        weft_registry_object_get(global, (weft_object){maps[1].objects[win[1].id]}, &w1), WEFT_OK);
+    assert_true(w0.key == 77);
+    assert_int_equal(w0.comm.id, maps[0].comms[0]);
+    /* round trip of the merged registry */
+    weft_registry *copy = weft_registry_create();
+    weft_id_maps identity;
+    merge_packed(copy, global, 0, WEFT_PACK_LOCATIONS, &identity);
+    assert_true(weft_id_map_is_identity(identity.objects, identity.object_count));
+    assert_int_equal(weft_registry_object_count(copy), 5);
+    weft_id_maps_free(&identity);
+    weft_registry_destroy(copy);
+    for (uint32_t r = 0; r < 2; r++) {
+        weft_id_maps_free(&maps[r]);
+        weft_registry_destroy(local[r]);
+    }
+    weft_registry_destroy(global);
 }
 
 /* Every truncation is refused and leaves the target as it was. Each cut
@@ -653,6 +724,7 @@ int main(void)
         cmocka_unit_test(test_scoped_teams),
         cmocka_unit_test(test_team_member_out_of_range),
         cmocka_unit_test(test_bad_arguments_and_headers),
+        cmocka_unit_test(test_objects_merge),
         cmocka_unit_test(test_truncated_buffers),
         cmocka_unit_test(test_corrupted_bytes),
         cmocka_unit_test(test_four_rank_job),

@@ -9,7 +9,8 @@
  *
  *   check_mpi_trace ANCHOR SCENARIO RANKS [COUNTS_DIR [SOURCE]]
  *
- * SCENARIO: p2p, nonblocking, collectives, comms, hybrid, hybrid_ompt, fortran, clock.
+ * SCENARIO: p2p, nonblocking, collectives, comms, hybrid, hybrid_ompt, fortran, clock, io,
+ * rma, topo, families.
  * COUNTS_DIR holds the counts.RANK files the program wrote; SOURCE is the
  * program's source (hybrid: for the lines of its OpenMP regions). Prints
  * one line per failed check and exits 1 if any failed, 2 on bad usage. */
@@ -23,6 +24,8 @@
 static const mpi_scenario *const scenarios[] = {
     &mpi_scenario_p2p,    &mpi_scenario_nonblocking, &mpi_scenario_collectives, &mpi_scenario_comms,
     &mpi_scenario_hybrid, &mpi_scenario_hybrid_ompt, &mpi_scenario_fortran,    &mpi_scenario_clock,
+    &mpi_scenario_io,     &mpi_scenario_rma,         &mpi_scenario_topo,
+    &mpi_scenario_families,
 };
 
 static const mpi_scenario *scenario_named(const char *name)

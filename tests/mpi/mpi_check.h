@@ -223,6 +223,7 @@ typedef struct mpi_scenario {
 
 extern const mpi_scenario mpi_scenario_p2p, mpi_scenario_nonblocking, mpi_scenario_collectives,
     mpi_scenario_comms, mpi_scenario_hybrid, mpi_scenario_hybrid_ompt, mpi_scenario_fortran,
-    mpi_scenario_clock;
+    mpi_scenario_clock, mpi_scenario_io, mpi_scenario_rma, mpi_scenario_topo,
+    mpi_scenario_families;
 
 #endif

@@ -32,6 +32,9 @@ static void expect_fortran(const mpi_ctx *ctx, uint32_t rank, uint32_t thread,
     mpi_expect(x, "MPI_Allreduce", 2);
     mpi_expect(x, "MPI_Bcast", 1);
     mpi_expect(x, "MPI_Comm_split", 1);
+    mpi_expect(x, "MPI_Comm_set_name", 1);
+    mpi_expect(x, "MPI_Comm_get_name", 1);
+    mpi_expect(x, "MPI_Get_processor_name", 1);
     mpi_expect(x, "MPI_Comm_free", 1);
     mpi_expect(x, "MPI_Finalize", 1);
 }

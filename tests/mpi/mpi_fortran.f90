@@ -2,7 +2,8 @@
 ! MPI_Send/MPI_Recv to the right neighbour (even ranks first, tag 1, 4
 ! integers), MPI_Irecv/MPI_Isend/MPI_Waitall the other way (tag 2, 3
 ! integers), MPI_Allreduce and MPI_Bcast on MPI_COMM_WORLD, MPI_Comm_split
-! (color rank / 2, key -rank), an MPI_Allreduce on the split communicator and
+! (color rank / 2, key -rank), an MPI_Allreduce on the split communicator,
+! MPI_Comm_set_name/MPI_Comm_get_name on it, MPI_Get_processor_name and
 ! MPI_Comm_free. Wrong results abort the job. check_mpi_trace.c (scenario
 ! "fortran") knows these calls.
 program mpi_fortran
@@ -11,7 +12,9 @@ program mpi_fortran
     integer :: ierr, rank, nprocs, right, left, split, i
     integer :: out1(4), in1(4), out2(3), in2(3), requests(2)
     integer :: statuses(MPI_STATUS_SIZE, 2), status(MPI_STATUS_SIZE)
-    integer :: total, value
+    integer :: total, value, namelen
+    character(len=MPI_MAX_OBJECT_NAME) :: name
+    character(len=MPI_MAX_PROCESSOR_NAME) :: host
 
     call MPI_Init(ierr)
     call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
@@ -47,6 +50,14 @@ program mpi_fortran
     i = 1
     call MPI_Allreduce(i, total, 1, MPI_INTEGER, MPI_SUM, split, ierr)
     if (total /= 2) call MPI_Abort(MPI_COMM_WORLD, 3, ierr)
+    ! CHARACTER arguments pass through the region-only wrappers with their
+    ! hidden lengths: a name set is read back, the processor's name fits.
+    call MPI_Comm_set_name(split, 'weft split', ierr)
+    name = ''
+    call MPI_Comm_get_name(split, name, namelen, ierr)
+    if (name /= 'weft split' .or. namelen /= 10) call MPI_Abort(MPI_COMM_WORLD, 4, ierr)
+    call MPI_Get_processor_name(host, namelen, ierr)
+    if (namelen < 1 .or. namelen > len(host)) call MPI_Abort(MPI_COMM_WORLD, 5, ierr)
     call MPI_Comm_free(split, ierr)
 
     call MPI_Finalize(ierr)

@@ -118,6 +118,55 @@
 #define CLOCK_LOOP_MS 500
 #define CLOCK_MIN_ITERATIONS 300
 #define CLOCK_TAG 3
+
+/* ---- io (mpi_io.c, mpi_io_fortran.f90): MPI-IO on one shared file ------ */
+
+/* Every rank opens IO_FILE_NAME in the counts directory on MPI_COMM_WORLD
+ * (MPI_MODE_CREATE | MPI_MODE_RDWR, an info object with one key) and
+ * writes blocks of IO_COUNT ints at explicit byte offsets, block b of rank r
+ * at (b * N + r) * IO_BLOCK_BYTES: write_at (b 0), write_at_all (b 1),
+ * iwrite_at + Wait (b 2), iwrite_at_all + Wait (b 3); then File_sync,
+ * Barrier, File_sync. It reads its partner's (r ^ 1) blocks back:
+ * read_at (b 0), read_at_all (b 1), iread_at + Wait (b 2), and with
+ * File_seek to block 3 + read_all_begin/read_all_end (b 3); then a short
+ * read_at of IO_COUNT ints at IO_SHORT_INTS ints before the end of the
+ * file, which transfers only those; MPI_Get_count on its status; close. */
+#define IO_FILE_NAME "io_shared.dat"
+#define IO_COUNT 1000
+#define IO_BLOCK_BYTES (IO_COUNT * 4)
+#define IO_BLOCKS 4
+#define IO_SHORT_INTS 3
+
+/* ---- rma (mpi_rma.c, mpi_rma_fortran.f90): one-sided epochs ----------- */
+
+/* One window of RMA_WIN_INTS ints per rank made by MPI_Win_create on
+ * MPI_COMM_WORLD (and freed at the end), then three epochs:
+ *   fence:   Win_fence, RMA_FENCE_PUTS Puts of RMA_COUNT ints to the right
+ *            neighbour and one Get of RMA_COUNT ints from the left one,
+ *            Win_fence;
+ *   PSCW:    partners (r ^ 1): Win_post and Win_start with the partner's
+ *            group, one Put and one Accumulate (MPI_SUM) of RMA_COUNT ints,
+ *            Win_complete, Win_wait;
+ *   passive: Win_lock (exclusive) on the right neighbour, one Put and one
+ *            Fetch_and_op (1 int), Win_unlock; Win_lock_all, one Get from
+ *            the left neighbour, Win_flush_all, one Compare_and_swap (1
+ *            int) to the right one, Win_unlock_all; then a Barrier.
+ * Each rank checks what arrived. */
+#define RMA_WIN_INTS 64
+#define RMA_COUNT 8
+#define RMA_FENCE_PUTS 2
+
+/* ---- topo (mpi_topo.c): communicators of the newer constructors ------- */
+
+/* On N ranks (even): a 2 x N/2 periodic Cart_create (no reorder) and its
+ * rows by Cart_sub (remain_dims {0, 1}); a ring Graph_create and a ring
+ * Dist_graph_create_adjacent (no reorder); Comm_create_group of the odd
+ * ranks, called by them only; Comm_idup + Wait; Comm_split into evens and
+ * odds (key = rank), Intercomm_create between them (leaders: world ranks 0
+ * and 1) and Intercomm_merge (evens low). One MPI_Sendrecv ring (TOPO_TAG,
+ * TOPO_COUNT ints) on each intracommunicator but the split. All are freed. */
+#define TOPO_TAG 9
+#define TOPO_COUNT 4
 /* clang-format on */
 
 #endif

@@ -49,7 +49,9 @@ enum { GROUP_LOCATIONS, GROUP_WORLD, GROUP_SELF, GROUP_SPLIT };
     X(IRECV, "MPI_Irecv", POINT2POINT)     X(ISEND, "MPI_Isend", POINT2POINT)   \
     X(WAITALL, "MPI_Waitall", POINT2POINT) X(ALLREDUCE, "MPI_Allreduce", COLL_ALL2ALL) \
     X(BCAST, "MPI_Bcast", COLL_ONE2ALL)    X(SPLIT, "MPI_Comm_split", FUNCTION) \
-    X(FREE, "MPI_Comm_free", FUNCTION)
+    X(FREE, "MPI_Comm_free", FUNCTION)     X(SETNAME, "MPI_Comm_set_name", FUNCTION) \
+    X(GETNAME, "MPI_Comm_get_name", FUNCTION)                               \
+    X(PROCNAME, "MPI_Get_processor_name", FUNCTION)
 /* clang-format on */
 #define REGION_ENUM(id, name, role) R_##id,
 enum { REGIONS(REGION_ENUM) REGION_COUNT };
@@ -236,6 +238,12 @@ static void write_rank(rank_writer *rw)
     step(rw, s++);
     collective(rw, R_ALLREDUCE, OTF2_COLLECTIVE_OP_ALLREDUCE, COMM_SPLIT, OTF2_UNDEFINED_UINT32, 8,
                8);
+    step(rw, s++);
+    plain(rw, R_SETNAME);
+    step(rw, s++);
+    plain(rw, R_GETNAME);
+    step(rw, s++);
+    plain(rw, R_PROCNAME);
     step(rw, s++);
     plain(rw, R_FREE);
     step(rw, s++);

@@ -258,6 +258,7 @@ void trace_free(trace_model *t)
         free(t->groups[i].members);
     free(t->groups);
     free(t->comms);
+    free(t->objects);
     free_locations(t);
     free(t->region_by_id);
     free(t);
@@ -267,6 +268,15 @@ void trace_free(trace_model *t)
 static const char *const kind_names[TRACE_EVENT_KIND_COUNT] = {
     TRACE_EVENT_KIND_LIST(TRACE_EVENT_KIND_NAME)};
 #undef TRACE_EVENT_KIND_NAME
+
+const trace_object *trace_object_by_id(const trace_model *t, trace_object_kind kind, uint32_t id)
+{
+    for (size_t i = 0; i < t->object_count; i++) {
+        if (t->objects[i].kind == kind && t->objects[i].id == id)
+            return &t->objects[i];
+    }
+    return NULL;
+}
 
 const char *trace_event_kind_name(trace_event_kind kind)
 {

@@ -55,6 +55,25 @@ extern "C" {
     X(TRACE_EVENT_PARAMETER_INT,         "PARAMETER_INT")           \
     X(TRACE_EVENT_PROGRAM_BEGIN,         "PROGRAM_BEGIN")           \
     X(TRACE_EVENT_PROGRAM_END,           "PROGRAM_END")             \
+    X(TRACE_EVENT_IO_CREATE_HANDLE,      "IO_CREATE_HANDLE")        \
+    X(TRACE_EVENT_IO_DESTROY_HANDLE,     "IO_DESTROY_HANDLE")       \
+    X(TRACE_EVENT_IO_OPERATION_BEGIN,    "IO_OPERATION_BEGIN")      \
+    X(TRACE_EVENT_IO_OPERATION_ISSUED,   "IO_OPERATION_ISSUED")     \
+    X(TRACE_EVENT_IO_OPERATION_COMPLETE, "IO_OPERATION_COMPLETE")   \
+    X(TRACE_EVENT_IO_SEEK,               "IO_SEEK")                 \
+    X(TRACE_EVENT_RMA_WIN_CREATE,        "RMA_WIN_CREATE")          \
+    X(TRACE_EVENT_RMA_WIN_DESTROY,       "RMA_WIN_DESTROY")         \
+    X(TRACE_EVENT_RMA_COLLECTIVE_BEGIN,  "RMA_COLLECTIVE_BEGIN")    \
+    X(TRACE_EVENT_RMA_COLLECTIVE_END,    "RMA_COLLECTIVE_END")      \
+    X(TRACE_EVENT_RMA_GROUP_SYNC,        "RMA_GROUP_SYNC")          \
+    X(TRACE_EVENT_RMA_REQUEST_LOCK,      "RMA_REQUEST_LOCK")        \
+    X(TRACE_EVENT_RMA_ACQUIRE_LOCK,      "RMA_ACQUIRE_LOCK")        \
+    X(TRACE_EVENT_RMA_RELEASE_LOCK,      "RMA_RELEASE_LOCK")        \
+    X(TRACE_EVENT_RMA_SYNC,              "RMA_SYNC")                \
+    X(TRACE_EVENT_RMA_PUT,               "RMA_PUT")                 \
+    X(TRACE_EVENT_RMA_GET,               "RMA_GET")                 \
+    X(TRACE_EVENT_RMA_ATOMIC,            "RMA_ATOMIC")              \
+    X(TRACE_EVENT_RMA_OP_COMPLETE,       "RMA_OP_COMPLETE")         \
     X(TRACE_EVENT_OTHER,                 "OTHER")
 /* clang-format on */
 
@@ -114,6 +133,22 @@ typedef struct trace_event {
             uint32_t program_argument_count;
             uint32_t program_region;       /* the region it enters (see nesting), or
                                               UINT32_MAX when no region matches */
+        };
+        struct { /* IO_* and RMA_* */
+            uint32_t object;  /* the I/O handle or RMA window (none: RMA_COLLECTIVE_BEGIN) */
+            uint32_t remote;  /* RMA_PUT, _GET, _ATOMIC, the locks, RMA_SYNC: target rank
+                                 (UINT32_MAX: all); RMA_GROUP_SYNC: the group;
+                                 RMA_COLLECTIVE_END: root */
+            uint32_t mode;    /* IO_CREATE_HANDLE: access mode; IO_OPERATION_BEGIN: mode;
+                                 IO_SEEK: whence; RMA_*_LOCK: lock type; RMA_ATOMIC: type;
+                                 RMA_GROUP_SYNC, RMA_COLLECTIVE_END: sync level */
+            uint32_t flags;   /* IO_CREATE_HANDLE: creation flags; IO_OPERATION_BEGIN:
+                                 operation flags; RMA_COLLECTIVE_END: collective op */
+            uint64_t amount;  /* IO_OPERATION_BEGIN: bytes requested; _COMPLETE: bytes
+                                 transferred; IO_SEEK: resulting offset; RMA_PUT/GET: bytes;
+                                 RMA_ATOMIC, RMA_COLLECTIVE_END: bytes sent */
+            uint64_t amount_received; /* RMA_ATOMIC, RMA_COLLECTIVE_END */
+            uint64_t matching_id;     /* IO_OPERATION_*, RMA_PUT/GET/ATOMIC/OP_COMPLETE; lock id */
         };
         int64_t exit_status;                   /* PROGRAM_END */
         OTF2_MeasurementMode measurement_mode; /* MEASUREMENT_ON_OFF */
@@ -195,6 +230,22 @@ typedef struct trace_group {
     uint32_t member_count;
     uint64_t *members; /* owned by the model */
 } trace_group;
+
+/* An IoRegularFile, IoHandle or RmaWin definition (IoDirectory and
+ * IoParadigm are not kept). */
+typedef enum trace_object_kind {
+    TRACE_OBJECT_IO_FILE,
+    TRACE_OBJECT_IO_HANDLE,
+    TRACE_OBJECT_RMA_WIN
+} trace_object_kind;
+typedef struct trace_object {
+    trace_object_kind kind;
+    uint32_t id;
+    uint32_t name_id;
+    const char *name;
+    uint32_t file; /* IO_HANDLE: its IoFile */
+    uint32_t comm; /* IO_HANDLE, RMA_WIN */
+} trace_object;
 
 typedef struct trace_comm {
     uint32_t id;
@@ -286,6 +337,9 @@ typedef struct trace_model {
     size_t group_count;
     trace_comm *comms;
     size_t comm_count;
+    trace_object *objects; /* I/O files and handles, RMA windows */
+    size_t object_count;
+    uint32_t io_paradigm_count; /* IoParadigm definitions */
     trace_metric_member *metric_members;
     size_t metric_member_count;
     trace_metric_class *metric_classes;
@@ -344,6 +398,9 @@ const char *trace_string_text(const trace_model *t, uint32_t id);
 /* The program region (see trace_location_stats' nesting), or NULL: the one the first
  * ProgramBegin read entered. */
 const trace_region *trace_program_region(const trace_model *t);
+
+/* The I/O file, I/O handle or RMA window of that kind and id, or NULL. */
+const trace_object *trace_object_by_id(const trace_model *t, trace_object_kind kind, uint32_t id);
 
 /* Sum of event_count over all locations. */
 uint64_t trace_total_events(const trace_model *t);

@@ -280,6 +280,65 @@ static OTF2_CallbackCode on_comm(void *data, OTF2_CommRef self, OTF2_StringRef n
     return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode add_object(trace__loader *ld, trace_object obj)
+{
+    trace_model *t = ld->model;
+    void *grown = trace__grow(t->objects, &ld->object_cap, t->object_count, sizeof *t->objects);
+    if (grown == NULL)
+        return out_of_memory(ld, "I/O or RMA definition");
+    t->objects = grown;
+    t->objects[t->object_count++] = obj;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+static OTF2_CallbackCode on_io_file(void *data, OTF2_IoFileRef self, OTF2_StringRef name,
+                                    OTF2_SystemTreeNodeRef scope)
+{
+    (void)scope;
+    return add_object(data, (trace_object){.kind = TRACE_OBJECT_IO_FILE,
+                                           .id = self,
+                                           .name_id = name,
+                                           .file = OTF2_UNDEFINED_IO_FILE,
+                                           .comm = OTF2_UNDEFINED_COMM});
+}
+
+static OTF2_CallbackCode on_io_handle(void *data, OTF2_IoHandleRef self, OTF2_StringRef name,
+                                      OTF2_IoFileRef file, OTF2_IoParadigmRef paradigm,
+                                      OTF2_IoHandleFlag flags, OTF2_CommRef comm,
+                                      OTF2_IoHandleRef parent)
+{
+    (void)paradigm, (void)flags, (void)parent;
+    return add_object(data, (trace_object){.kind = TRACE_OBJECT_IO_HANDLE,
+                                           .id = self,
+                                           .name_id = name,
+                                           .file = file,
+                                           .comm = comm});
+}
+
+static OTF2_CallbackCode on_rma_win(void *data, OTF2_RmaWinRef self, OTF2_StringRef name,
+                                    OTF2_CommRef comm, OTF2_RmaWinFlag flags)
+{
+    (void)flags;
+    return add_object(data, (trace_object){.kind = TRACE_OBJECT_RMA_WIN,
+                                           .id = self,
+                                           .name_id = name,
+                                           .file = OTF2_UNDEFINED_IO_FILE,
+                                           .comm = comm});
+}
+
+static OTF2_CallbackCode on_io_paradigm(void *data, OTF2_IoParadigmRef self,
+                                        OTF2_StringRef identification, OTF2_StringRef name,
+                                        OTF2_IoParadigmClass cls, OTF2_IoParadigmFlag flags,
+                                        uint8_t properties, const OTF2_IoParadigmProperty *keys,
+                                        const OTF2_Type *types, const OTF2_AttributeValue *values)
+{
+    trace__loader *ld = data;
+    (void)self, (void)identification, (void)name, (void)cls, (void)flags, (void)properties;
+    (void)keys, (void)types, (void)values;
+    ld->model->io_paradigm_count++;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 /* The setters fail only for a NULL callbacks struct, but each return is checked anyway. */
 static int register_callbacks(trace__loader *ld, OTF2_GlobalDefReaderCallbacks *cb)
 {
@@ -305,6 +364,13 @@ static int register_callbacks(trace__loader *ld, OTF2_GlobalDefReaderCallbacks *
          "SetLocationPropertyCallback"},
         {OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, on_group), "SetGroupCallback"},
         {OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm), "SetCommCallback"},
+        {OTF2_GlobalDefReaderCallbacks_SetIoRegularFileCallback(cb, on_io_file),
+         "SetIoRegularFileCallback"},
+        {OTF2_GlobalDefReaderCallbacks_SetIoHandleCallback(cb, on_io_handle),
+         "SetIoHandleCallback"},
+        {OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(cb, on_rma_win), "SetRmaWinCallback"},
+        {OTF2_GlobalDefReaderCallbacks_SetIoParadigmCallback(cb, on_io_paradigm),
+         "SetIoParadigmCallback"},
     };
     for (size_t i = 0; i < sizeof results / sizeof results[0]; i++) {
         if (trace__check(ld, results[i].rc, results[i].what))
@@ -358,6 +424,8 @@ static void resolve_names(trace_model *t, const string_index *ix)
         t->groups[i].name = string_text(ix, t->groups[i].name_id);
     for (size_t i = 0; i < t->comm_count; i++)
         t->comms[i].name = string_text(ix, t->comms[i].name_id);
+    for (size_t i = 0; i < t->object_count; i++)
+        t->objects[i].name = string_text(ix, t->objects[i].name_id);
     for (size_t i = 0; i < t->location_count; i++)
         t->locations[i].name = string_text(ix, t->locations[i].name_id);
     for (size_t i = 0; i < t->metric_member_count; i++) {

@@ -559,6 +559,169 @@ static OTF2_CallbackCode on_program_end(OTF2_LocationRef location, OTF2_TimeStam
     return code;
 }
 
+/* ---- MPI-IO and one-sided records ---- */
+
+#define IO_RMA_COMMON                                                                              \
+    OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *data,                 \
+        OTF2_AttributeList *attributes
+#define IO_RMA_UNUSED (void)location, (void)attributes
+
+static OTF2_CallbackCode io_rma(void *data, uint64_t position, trace_event_kind kind, uint64_t time,
+                                uint32_t object, uint32_t remote, uint32_t mode, uint32_t flags,
+                                uint64_t amount, uint64_t received, uint64_t id)
+{
+    trace_event ev = new_event(kind, time);
+    ev.object = object;
+    ev.remote = remote;
+    ev.mode = mode;
+    ev.flags = flags;
+    ev.amount = amount;
+    ev.amount_received = received;
+    ev.matching_id = id;
+    return record(data, position, &ev);
+}
+
+static OTF2_CallbackCode on_io_create(IO_RMA_COMMON, OTF2_IoHandleRef handle,
+                                      OTF2_IoAccessMode mode, OTF2_IoCreationFlag creation,
+                                      OTF2_IoStatusFlag status)
+{
+    IO_RMA_UNUSED;
+    (void)status;
+    return io_rma(data, position, TRACE_EVENT_IO_CREATE_HANDLE, time, handle, 0, mode, creation, 0,
+                  0, 0);
+}
+
+static OTF2_CallbackCode on_io_destroy(IO_RMA_COMMON, OTF2_IoHandleRef handle)
+{
+    IO_RMA_UNUSED;
+    return io_rma(data, position, TRACE_EVENT_IO_DESTROY_HANDLE, time, handle, 0, 0, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode on_io_begin(IO_RMA_COMMON, OTF2_IoHandleRef handle,
+                                     OTF2_IoOperationMode mode, OTF2_IoOperationFlag flags,
+                                     uint64_t bytes, uint64_t id)
+{
+    IO_RMA_UNUSED;
+    return io_rma(data, position, TRACE_EVENT_IO_OPERATION_BEGIN, time, handle, 0, mode, flags,
+                  bytes, 0, id);
+}
+
+static OTF2_CallbackCode on_io_issued(IO_RMA_COMMON, OTF2_IoHandleRef handle, uint64_t id)
+{
+    IO_RMA_UNUSED;
+    return io_rma(data, position, TRACE_EVENT_IO_OPERATION_ISSUED, time, handle, 0, 0, 0, 0, 0, id);
+}
+
+static OTF2_CallbackCode on_io_complete(IO_RMA_COMMON, OTF2_IoHandleRef handle, uint64_t bytes,
+                                        uint64_t id)
+{
+    IO_RMA_UNUSED;
+    return io_rma(data, position, TRACE_EVENT_IO_OPERATION_COMPLETE, time, handle, 0, 0, 0, bytes,
+                  0, id);
+}
+
+static OTF2_CallbackCode on_io_seek(IO_RMA_COMMON, OTF2_IoHandleRef handle, int64_t offset,
+                                    OTF2_IoSeekOption whence, uint64_t result)
+{
+    IO_RMA_UNUSED;
+    (void)offset;
+    return io_rma(data, position, TRACE_EVENT_IO_SEEK, time, handle, 0, whence, 0, result, 0, 0);
+}
+
+static OTF2_CallbackCode on_win_create(IO_RMA_COMMON, OTF2_RmaWinRef win)
+{
+    IO_RMA_UNUSED;
+    return io_rma(data, position, TRACE_EVENT_RMA_WIN_CREATE, time, win, 0, 0, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode on_win_destroy(IO_RMA_COMMON, OTF2_RmaWinRef win)
+{
+    IO_RMA_UNUSED;
+    return io_rma(data, position, TRACE_EVENT_RMA_WIN_DESTROY, time, win, 0, 0, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode on_rma_coll_begin(IO_RMA_COMMON)
+{
+    IO_RMA_UNUSED;
+    return io_rma(data, position, TRACE_EVENT_RMA_COLLECTIVE_BEGIN, time, UINT32_MAX, 0, 0, 0, 0, 0,
+                  0);
+}
+
+static OTF2_CallbackCode on_rma_coll_end(IO_RMA_COMMON, OTF2_CollectiveOp op,
+                                         OTF2_RmaSyncLevel level, OTF2_RmaWinRef win, uint32_t root,
+                                         uint64_t sent, uint64_t received)
+{
+    IO_RMA_UNUSED;
+    return io_rma(data, position, TRACE_EVENT_RMA_COLLECTIVE_END, time, win, root, level, op, sent,
+                  received, 0);
+}
+
+static OTF2_CallbackCode on_rma_group_sync(IO_RMA_COMMON, OTF2_RmaSyncLevel level,
+                                           OTF2_RmaWinRef win, OTF2_GroupRef group)
+{
+    IO_RMA_UNUSED;
+    return io_rma(data, position, TRACE_EVENT_RMA_GROUP_SYNC, time, win, group, level, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode on_rma_request_lock(IO_RMA_COMMON, OTF2_RmaWinRef win, uint32_t remote,
+                                             uint64_t id, OTF2_LockType type)
+{
+    IO_RMA_UNUSED;
+    return io_rma(data, position, TRACE_EVENT_RMA_REQUEST_LOCK, time, win, remote, type, 0, 0, 0,
+                  id);
+}
+
+static OTF2_CallbackCode on_rma_acquire_lock(IO_RMA_COMMON, OTF2_RmaWinRef win, uint32_t remote,
+                                             uint64_t id, OTF2_LockType type)
+{
+    IO_RMA_UNUSED;
+    return io_rma(data, position, TRACE_EVENT_RMA_ACQUIRE_LOCK, time, win, remote, type, 0, 0, 0,
+                  id);
+}
+
+static OTF2_CallbackCode on_rma_release_lock(IO_RMA_COMMON, OTF2_RmaWinRef win, uint32_t remote,
+                                             uint64_t id)
+{
+    IO_RMA_UNUSED;
+    return io_rma(data, position, TRACE_EVENT_RMA_RELEASE_LOCK, time, win, remote, 0, 0, 0, 0, id);
+}
+
+static OTF2_CallbackCode on_rma_sync(IO_RMA_COMMON, OTF2_RmaWinRef win, uint32_t remote,
+                                     OTF2_RmaSyncType type)
+{
+    IO_RMA_UNUSED;
+    return io_rma(data, position, TRACE_EVENT_RMA_SYNC, time, win, remote, type, 0, 0, 0, 0);
+}
+
+static OTF2_CallbackCode on_rma_put(IO_RMA_COMMON, OTF2_RmaWinRef win, uint32_t remote,
+                                    uint64_t bytes, uint64_t id)
+{
+    IO_RMA_UNUSED;
+    return io_rma(data, position, TRACE_EVENT_RMA_PUT, time, win, remote, 0, 0, bytes, 0, id);
+}
+
+static OTF2_CallbackCode on_rma_get(IO_RMA_COMMON, OTF2_RmaWinRef win, uint32_t remote,
+                                    uint64_t bytes, uint64_t id)
+{
+    IO_RMA_UNUSED;
+    return io_rma(data, position, TRACE_EVENT_RMA_GET, time, win, remote, 0, 0, bytes, 0, id);
+}
+
+static OTF2_CallbackCode on_rma_atomic(IO_RMA_COMMON, OTF2_RmaWinRef win, uint32_t remote,
+                                       OTF2_RmaAtomicType type, uint64_t sent, uint64_t received,
+                                       uint64_t id)
+{
+    IO_RMA_UNUSED;
+    return io_rma(data, position, TRACE_EVENT_RMA_ATOMIC, time, win, remote, type, 0, sent,
+                  received, id);
+}
+
+static OTF2_CallbackCode on_rma_complete(IO_RMA_COMMON, OTF2_RmaWinRef win, uint64_t id)
+{
+    IO_RMA_UNUSED;
+    return io_rma(data, position, TRACE_EVENT_RMA_OP_COMPLETE, time, win, 0, 0, 0, 0, 0, id);
+}
+
 /* ---- OTHER: records from a newer OTF2 ("Unknown") and known records weft may write
  * that have no kind of their own. Records with no callback at all are still counted as
  * OTHER, afterwards, from OTF2's count of events read. ---- */
@@ -711,6 +874,39 @@ static int register_callbacks(trace__loader *ld, OTF2_EvtReaderCallbacks *cb)
         {OTF2_EvtReaderCallbacks_SetBufferFlushCallback(cb, on_buffer_flush),
          "SetBufferFlushCallback"},
         {OTF2_EvtReaderCallbacks_SetUnknownCallback(cb, on_unknown), "SetUnknownCallback"},
+        {OTF2_EvtReaderCallbacks_SetIoCreateHandleCallback(cb, on_io_create), "SetIoCreateHandle"},
+        {OTF2_EvtReaderCallbacks_SetIoDestroyHandleCallback(cb, on_io_destroy),
+         "SetIoDestroyHandle"},
+        {OTF2_EvtReaderCallbacks_SetIoOperationBeginCallback(cb, on_io_begin),
+         "SetIoOperationBegin"},
+        {OTF2_EvtReaderCallbacks_SetIoOperationIssuedCallback(cb, on_io_issued),
+         "SetIoOperationIssued"},
+        {OTF2_EvtReaderCallbacks_SetIoOperationCompleteCallback(cb, on_io_complete),
+         "SetIoOperationComplete"},
+        {OTF2_EvtReaderCallbacks_SetIoSeekCallback(cb, on_io_seek), "SetIoSeek"},
+        {OTF2_EvtReaderCallbacks_SetRmaWinCreateCallback(cb, on_win_create), "SetRmaWinCreate"},
+        {OTF2_EvtReaderCallbacks_SetRmaWinDestroyCallback(cb, on_win_destroy), "SetRmaWinDestroy"},
+        {OTF2_EvtReaderCallbacks_SetRmaCollectiveBeginCallback(cb, on_rma_coll_begin),
+         "SetRmaCollectiveBegin"},
+        {OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback(cb, on_rma_coll_end),
+         "SetRmaCollectiveEnd"},
+        {OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback(cb, on_rma_group_sync), "SetRmaGroupSync"},
+        {OTF2_EvtReaderCallbacks_SetRmaRequestLockCallback(cb, on_rma_request_lock),
+         "SetRmaRequestLock"},
+        {OTF2_EvtReaderCallbacks_SetRmaAcquireLockCallback(cb, on_rma_acquire_lock),
+         "SetRmaAcquireLock"},
+        {OTF2_EvtReaderCallbacks_SetRmaReleaseLockCallback(cb, on_rma_release_lock),
+         "SetRmaReleaseLock"},
+        {OTF2_EvtReaderCallbacks_SetRmaSyncCallback(cb, on_rma_sync), "SetRmaSync"},
+        {OTF2_EvtReaderCallbacks_SetRmaPutCallback(cb, on_rma_put), "SetRmaPut"},
+        {OTF2_EvtReaderCallbacks_SetRmaGetCallback(cb, on_rma_get), "SetRmaGet"},
+        {OTF2_EvtReaderCallbacks_SetRmaAtomicCallback(cb, on_rma_atomic), "SetRmaAtomic"},
+        {OTF2_EvtReaderCallbacks_SetRmaOpCompleteBlockingCallback(cb, on_rma_complete),
+         "SetRmaOpCompleteBlocking"},
+        {OTF2_EvtReaderCallbacks_SetRmaOpCompleteNonBlockingCallback(cb, on_rma_complete),
+         "SetRmaOpCompleteNonBlocking"},
+        {OTF2_EvtReaderCallbacks_SetRmaOpCompleteRemoteCallback(cb, on_rma_complete),
+         "SetRmaOpCompleteRemote"},
         {OTF2_EvtReaderCallbacks_SetProgramBeginCallback(cb, on_program_begin),
          "SetProgramBeginCallback"},
         {OTF2_EvtReaderCallbacks_SetProgramEndCallback(cb, on_program_end),

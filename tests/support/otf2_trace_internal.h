@@ -32,6 +32,7 @@ typedef struct trace__loader {
     size_t location_property_cap;
     size_t group_cap;
     size_t comm_cap;
+    size_t object_cap;
     size_t location_cap;
     bool failed;
     char message[256];

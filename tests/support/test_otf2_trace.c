@@ -132,6 +132,34 @@ static const trace_event thread0_events[] = {
      .measurement_mode = OTF2_MEASUREMENT_ON},
     {.kind = TRACE_EVENT_BUFFER_FLUSH, .time = 1260, .stop_time = 1265},
     {.kind = TRACE_EVENT_PARAMETER_INT, .time = 1265, .parameter = 3, .parameter_value = -7},
+    {.kind = TRACE_EVENT_IO_CREATE_HANDLE, .time = 1266, .object = 4, .mode = 2, .flags = 1},
+    {.kind = TRACE_EVENT_IO_OPERATION_BEGIN, .time = 1266, .object = 4, .mode = 1, .flags = 3,
+     .amount = 4000, .matching_id = 9},
+    {.kind = TRACE_EVENT_IO_OPERATION_ISSUED, .time = 1266, .object = 4, .matching_id = 9},
+    {.kind = TRACE_EVENT_IO_OPERATION_COMPLETE, .time = 1266, .object = 4, .amount = 3000,
+     .matching_id = 9},
+    {.kind = TRACE_EVENT_IO_SEEK, .time = 1266, .object = 4, .mode = 1, .amount = 77},
+    {.kind = TRACE_EVENT_IO_DESTROY_HANDLE, .time = 1266, .object = 4},
+    {.kind = TRACE_EVENT_RMA_WIN_CREATE, .time = 1267, .object = 5},
+    {.kind = TRACE_EVENT_RMA_COLLECTIVE_BEGIN, .time = 1267, .object = UINT32_MAX},
+    {.kind = TRACE_EVENT_RMA_COLLECTIVE_END, .time = 1267, .object = 5, .remote = UINT32_MAX,
+     .mode = 3, .flags = OTF2_COLLECTIVE_OP_BARRIER, .amount = 1, .amount_received = 2},
+    {.kind = TRACE_EVENT_RMA_GROUP_SYNC, .time = 1267, .object = 5, .remote = 2, .mode = 1},
+    {.kind = TRACE_EVENT_RMA_REQUEST_LOCK, .time = 1267, .object = 5, .remote = 1, .mode = 1,
+     .matching_id = 11},
+    {.kind = TRACE_EVENT_RMA_ACQUIRE_LOCK, .time = 1267, .object = 5, .remote = 1, .mode = 1,
+     .matching_id = 11},
+    {.kind = TRACE_EVENT_RMA_PUT, .time = 1267, .object = 5, .remote = 1, .amount = 32,
+     .matching_id = 12},
+    {.kind = TRACE_EVENT_RMA_GET, .time = 1267, .object = 5, .remote = 1, .amount = 16,
+     .matching_id = 13},
+    {.kind = TRACE_EVENT_RMA_ATOMIC, .time = 1267, .object = 5, .remote = 1, .mode = 7,
+     .amount = 4, .amount_received = 8, .matching_id = 14},
+    {.kind = TRACE_EVENT_RMA_OP_COMPLETE, .time = 1267, .object = 5, .matching_id = 12},
+    {.kind = TRACE_EVENT_RMA_SYNC, .time = 1267, .object = 5, .remote = UINT32_MAX},
+    {.kind = TRACE_EVENT_RMA_RELEASE_LOCK, .time = 1267, .object = 5, .remote = 1,
+     .matching_id = 11},
+    {.kind = TRACE_EVENT_RMA_WIN_DESTROY, .time = 1267, .object = 5},
     {.kind = TRACE_EVENT_ENTER, .time = 1270, .region = REGION_COMPUTE},
     {.kind = TRACE_EVENT_LEAVE, .time = 1280, .region = REGION_COMPUTE},
     {.kind = TRACE_EVENT_LEAVE, .time = 1290, .region = REGION_MAIN},
@@ -140,7 +168,7 @@ static const trace_event thread0_events[] = {
 /* clang-format on */
 enum { THREAD0_EVENT_COUNT = sizeof thread0_events / sizeof thread0_events[0] };
 
-/* Thread 1 (written by write_thread1): enter compute, team begin, an RmaWinCreate the
+/* Thread 1 (written by write_thread1): enter compute, team begin, an RmaWaitChange the
  * reader has no callback for, team end, leave compute. */
 enum { THREAD1_EVENT_COUNT = 5 };
 
@@ -272,6 +300,79 @@ static void write_mpi_event(OTF2_EvtWriter *w, const trace_event *e)
     }
 }
 
+/* The I/O and RMA records of the table, from the fields the reader fills. */
+static void write_io_rma_event(OTF2_EvtWriter *w, const trace_event *e)
+{
+    OTF2_TimeStamp t = e->time;
+    switch (e->kind) {
+    case TRACE_EVENT_IO_CREATE_HANDLE:
+        check(OTF2_EvtWriter_IoCreateHandle(w, NULL, t, e->object, e->mode, e->flags, 0));
+        break;
+    case TRACE_EVENT_IO_DESTROY_HANDLE:
+        check(OTF2_EvtWriter_IoDestroyHandle(w, NULL, t, e->object));
+        break;
+    case TRACE_EVENT_IO_OPERATION_BEGIN:
+        check(OTF2_EvtWriter_IoOperationBegin(w, NULL, t, e->object, e->mode, e->flags, e->amount,
+                                              e->matching_id));
+        break;
+    case TRACE_EVENT_IO_OPERATION_ISSUED:
+        check(OTF2_EvtWriter_IoOperationIssued(w, NULL, t, e->object, e->matching_id));
+        break;
+    case TRACE_EVENT_IO_OPERATION_COMPLETE:
+        check(OTF2_EvtWriter_IoOperationComplete(w, NULL, t, e->object, e->amount, e->matching_id));
+        break;
+    case TRACE_EVENT_IO_SEEK:
+        check(OTF2_EvtWriter_IoSeek(w, NULL, t, e->object, -5, e->mode, e->amount));
+        break;
+    case TRACE_EVENT_RMA_WIN_CREATE:
+        check(OTF2_EvtWriter_RmaWinCreate(w, NULL, t, e->object));
+        break;
+    case TRACE_EVENT_RMA_WIN_DESTROY:
+        check(OTF2_EvtWriter_RmaWinDestroy(w, NULL, t, e->object));
+        break;
+    case TRACE_EVENT_RMA_COLLECTIVE_BEGIN:
+        check(OTF2_EvtWriter_RmaCollectiveBegin(w, NULL, t));
+        break;
+    case TRACE_EVENT_RMA_COLLECTIVE_END:
+        check(OTF2_EvtWriter_RmaCollectiveEnd(w, NULL, t, (OTF2_CollectiveOp)e->flags, e->mode,
+                                              e->object, e->remote, e->amount,
+                                              e->amount_received));
+        break;
+    case TRACE_EVENT_RMA_GROUP_SYNC:
+        check(OTF2_EvtWriter_RmaGroupSync(w, NULL, t, e->mode, e->object, e->remote));
+        break;
+    case TRACE_EVENT_RMA_REQUEST_LOCK:
+        check(OTF2_EvtWriter_RmaRequestLock(w, NULL, t, e->object, e->remote, e->matching_id,
+                                            e->mode));
+        break;
+    case TRACE_EVENT_RMA_ACQUIRE_LOCK:
+        check(OTF2_EvtWriter_RmaAcquireLock(w, NULL, t, e->object, e->remote, e->matching_id,
+                                            e->mode));
+        break;
+    case TRACE_EVENT_RMA_RELEASE_LOCK:
+        check(OTF2_EvtWriter_RmaReleaseLock(w, NULL, t, e->object, e->remote, e->matching_id));
+        break;
+    case TRACE_EVENT_RMA_SYNC:
+        check(OTF2_EvtWriter_RmaSync(w, NULL, t, e->object, e->remote, e->mode));
+        break;
+    case TRACE_EVENT_RMA_PUT:
+        check(OTF2_EvtWriter_RmaPut(w, NULL, t, e->object, e->remote, e->amount, e->matching_id));
+        break;
+    case TRACE_EVENT_RMA_GET:
+        check(OTF2_EvtWriter_RmaGet(w, NULL, t, e->object, e->remote, e->amount, e->matching_id));
+        break;
+    case TRACE_EVENT_RMA_ATOMIC:
+        check(OTF2_EvtWriter_RmaAtomic(w, NULL, t, e->object, e->remote, e->mode, e->amount,
+                                       e->amount_received, e->matching_id));
+        break;
+    case TRACE_EVENT_RMA_OP_COMPLETE:
+        check(OTF2_EvtWriter_RmaOpCompleteBlocking(w, NULL, t, e->object, e->matching_id));
+        break;
+    default:
+        fail_msg("not an I/O or RMA event: %s", trace_event_kind_name(e->kind));
+    }
+}
+
 static void write_table_event(OTF2_EvtWriter *w, const trace_event *e)
 {
     OTF2_Type type = e->metric_type;
@@ -305,7 +406,9 @@ static void write_table_event(OTF2_EvtWriter *w, const trace_event *e)
         check(OTF2_EvtWriter_ProgramEnd(w, NULL, e->time, e->exit_status));
         break;
     default:
-        if (e->kind >= TRACE_EVENT_MPI_SEND)
+        if (e->kind >= TRACE_EVENT_IO_CREATE_HANDLE && e->kind <= TRACE_EVENT_RMA_OP_COMPLETE)
+            write_io_rma_event(w, e);
+        else if (e->kind >= TRACE_EVENT_MPI_SEND)
             write_mpi_event(w, e);
         else
             write_thread_event(w, e);
@@ -335,7 +438,7 @@ static void write_thread1(OTF2_EvtWriter *w)
 {
     check(OTF2_EvtWriter_Enter(w, NULL, 1025, REGION_COMPUTE));
     check(OTF2_EvtWriter_ThreadTeamBegin(w, NULL, 1035, COMM_TEAM));
-    check(OTF2_EvtWriter_RmaWinCreate(w, NULL, 1045, 0));
+    check(OTF2_EvtWriter_RmaWaitChange(w, NULL, 1045, 0));
     check(OTF2_EvtWriter_ThreadTeamEnd(w, NULL, 1105, COMM_TEAM));
     check(OTF2_EvtWriter_Leave(w, NULL, 1106, REGION_COMPUTE));
 }
@@ -814,7 +917,7 @@ static void assert_thread0_stats(const trace_location_stats *loc)
 static void assert_thread1_stats(const trace_location_stats *loc)
 {
     assert_int_equal(loc->event_count, THREAD1_EVENT_COUNT);
-    assert_int_equal(loc->unhandled_event_count, 1); /* the RmaWinCreate */
+    assert_int_equal(loc->unhandled_event_count, 1); /* the RmaWaitChange */
     assert_int_equal(loc->kind_counts[TRACE_EVENT_OTHER], 1);
     assert_int_equal(loc->kind_counts[TRACE_EVENT_ENTER], 1);
     assert_int_equal(loc->kind_counts[TRACE_EVENT_THREAD_TEAM_BEGIN], 1);
@@ -912,6 +1015,33 @@ static void assert_event_equal(const trace_event *want, const trace_event *got, 
         assert_int_equal(got->parameter, want->parameter);
         assert_int_equal(got->parameter_value, want->parameter_value);
         break;
+    case TRACE_EVENT_IO_CREATE_HANDLE:
+    case TRACE_EVENT_IO_DESTROY_HANDLE:
+    case TRACE_EVENT_IO_OPERATION_BEGIN:
+    case TRACE_EVENT_IO_OPERATION_ISSUED:
+    case TRACE_EVENT_IO_OPERATION_COMPLETE:
+    case TRACE_EVENT_IO_SEEK:
+    case TRACE_EVENT_RMA_WIN_CREATE:
+    case TRACE_EVENT_RMA_WIN_DESTROY:
+    case TRACE_EVENT_RMA_COLLECTIVE_BEGIN:
+    case TRACE_EVENT_RMA_COLLECTIVE_END:
+    case TRACE_EVENT_RMA_GROUP_SYNC:
+    case TRACE_EVENT_RMA_REQUEST_LOCK:
+    case TRACE_EVENT_RMA_ACQUIRE_LOCK:
+    case TRACE_EVENT_RMA_RELEASE_LOCK:
+    case TRACE_EVENT_RMA_SYNC:
+    case TRACE_EVENT_RMA_PUT:
+    case TRACE_EVENT_RMA_GET:
+    case TRACE_EVENT_RMA_ATOMIC:
+    case TRACE_EVENT_RMA_OP_COMPLETE:
+        assert_int_equal(got->object, want->object);
+        assert_int_equal(got->remote, want->remote);
+        assert_int_equal(got->mode, want->mode);
+        assert_int_equal(got->flags, want->flags);
+        assert_int_equal(got->amount, want->amount);
+        assert_int_equal(got->amount_received, want->amount_received);
+        assert_int_equal(got->matching_id, want->matching_id);
+        break;
     default:
         break;
     }
@@ -935,7 +1065,7 @@ static void test_event_lists(void **state)
     assert_int_equal(loc0->events[2].team_size, 2);
     assert_int_equal(loc0->events[2].paradigm, OTF2_PARADIGM_OPENMP);
 
-    /* The RmaWinCreate has no callback: counted, but not in the list. */
+    /* The RmaWaitChange has no callback: counted, but not in the list. */
     const trace_location_stats *loc1 = trace_location_by_id(t, thread1);
     assert_int_equal(loc1->event_list_len, THREAD1_EVENT_COUNT - 1);
     assert_int_equal(loc1->events[0].kind, TRACE_EVENT_ENTER);

@@ -37,6 +37,13 @@ static void print_help(void)
            "  - events naming an undefined region or communicator, or a rank outside\n"
            "    their communicator; definitions naming undefined strings, location\n"
            "    groups or groups\n"
+           "  - one-sided communication: a window used outside its create/destroy, an\n"
+           "    RMA operation outside an access epoch (fence, group epoch, lock on its\n"
+           "    target) or to a rank outside the window's communicator, operations never\n"
+           "    completed or completed twice, locks released while not held or held at\n"
+           "    the end, ranks of a window with different numbers of fences\n"
+           "  - I/O: operations completed without their begin or never completed, I/O\n"
+           "    on a handle after it was destroyed\n"
            "and ends with one line: 'weft check: sound: ...' or 'weft check: N problems'.\n"
            "\n"
            "TRACE is the experiment directory (holding traces.otf2) or the .otf2 anchor\n"
@@ -233,6 +240,7 @@ static void free_check(check_state *c)
     weft__check_vec_free(&c->receives);
     weft__check_vec_free(&c->collectives);
     weft__check_vec_free(&c->locks);
+    weft__check_rma_free(c);
     weft__trace_free(&c->read);
 }
 

@@ -329,6 +329,8 @@ static weft_status on_event(weft_trace_reader *reader, const weft_trace_event *e
     case WEFT_TRACE_COLLECTIVE_END:
         return on_collective_end(c, &at, e);
     default:
+        if (e->kind >= WEFT_TRACE_IO_CREATE_HANDLE && e->kind <= WEFT_TRACE_RMA_OP_COMPLETE)
+            return weft__check_rma_event(c, &at, e);
         return WEFT_OK;
     }
 }
@@ -343,6 +345,7 @@ static weft_status begin_location(weft_trace_reader *reader)
     c->forks = 0;
     c->collective_open = false;
     c->have_time = false;
+    weft__check_rma_begin_location(c);
     return WEFT_OK;
 }
 
@@ -368,6 +371,7 @@ static weft_status end_location(weft_trace_reader *reader)
     if (c->collective_open)
         weft__check_problem(c, &at, "the collective begun at event %" PRIu64 " never ends",
                             c->collective_begin.position);
+    weft__check_rma_end_location(c, &at);
     return WEFT_OK;
 }
 

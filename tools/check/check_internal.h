@@ -81,6 +81,8 @@ typedef struct check_state {
     check_vec collectives;     /* check_collective */
     check_vec locks;           /* check_lock */
     uint64_t matched_messages, matched_collectives;
+
+    struct check_rma *rma; /* one-sided and I/O records (check_rma.c); NULL until one is read */
 } check_state;
 
 /* One problem: "weft check: LOCATION, event N, t=T s: WHAT" on stdout while
@@ -101,6 +103,15 @@ const char *weft__check_comm_name(const check_state *c, uint64_t ref, char *buf,
  * satisfy on its own and keeping what check_match.c matches. Reports and
  * returns an error status. */
 weft_status weft__check_read_events(check_state *c, OTF2_Reader *reader);
+
+/* check_rma.c: RMA and I/O records on one location (an event of any other
+ * kind is ignored), what is still pending when a location ends, the fences
+ * of each window across its ranks, and freeing. */
+weft_status weft__check_rma_event(check_state *c, const check_at *at, const weft_trace_event *e);
+void weft__check_rma_begin_location(check_state *c);
+void weft__check_rma_end_location(check_state *c, const check_at *at);
+void weft__check_rma_match(check_state *c);
+void weft__check_rma_free(check_state *c);
 
 /* check_match.c: matches what the locations recorded against each other. */
 weft_status weft__check_match(check_state *c);

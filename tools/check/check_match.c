@@ -300,5 +300,6 @@ weft_status weft__check_match(check_state *c)
     match_messages(c);
     match_collectives(c);
     match_locks(c);
+    weft__check_rma_match(c);
     return WEFT_OK;
 }

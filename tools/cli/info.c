@@ -12,6 +12,11 @@
 
 #include "weft/config.h"
 
+#if WEFT_HAVE_MPI
+/* Generated from adapters/pmpi/mpi_functions.spec and the build's mpi.h. */
+#include "weft_mpi_families.h"
+#endif
+
 #if !defined(WEFT_VERSION) || !defined(WEFT_HAVE_MPI) || !defined(WEFT_HAVE_OMPT) ||               \
     !defined(WEFT_HAVE_POMP2) || !defined(WEFT_HAVE_PAPI) || !defined(WEFT_HAVE_BFD)
 #error "WEFT_VERSION and the WEFT_HAVE_* feature flags must be defined by the build"
@@ -43,7 +48,8 @@ static void print_help(void)
            "\n"
            "Prints the weft version, which optional parts this build has (OTF2, MPI\n"
            "wrappers, OMPT tool, POMP2 adapter, PAPI, libbfd), and every WEFT_* environment\n"
-           "variable the recorder reads, with its default and meaning.\n"
+           "variable the recorder reads, with its default and meaning. With the MPI\n"
+           "wrappers, the families of MPI functions they wrap and how many of each.\n"
            "\n"
            "Options:\n"
            "  -h, --help   show this help\n");
@@ -98,6 +104,12 @@ int weft__cli_info(int argc, char **argv)
             printf(" (%s)", f->detail);
         putchar('\n');
     }
+#if WEFT_HAVE_MPI
+    printf("\nMPI functions wrapped: %d (Fortran: %d for mpif.h and `use mpi`, %d for "
+           "`use mpi_f08`), by family:\n%s",
+           WEFT_MPI_WRAPPED_COUNT, WEFT_MPI_FORTRAN_WRAPPED_COUNT, WEFT_MPI_F08_WRAPPED_COUNT,
+           WEFT_MPI_FAMILIES);
+#endif
 
     size_t count = 0;
     const weft_config_var *vars = weft_config_vars(&count);

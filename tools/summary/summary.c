@@ -43,7 +43,8 @@ static void print_help(void)
            "heaviest inclusive time first; exclusive time and visits per paradigm; MPI\n"
            "point-to-point messages and bytes per rank pair and per communicator, and\n"
            "collective calls and bytes per operation and communicator; OpenMP time in\n"
-           "barriers and waiting for locks, per location.\n"
+           "barriers and waiting for locks, per location; I/O (MPI-IO) per rank and\n"
+           "file.\n"
            "\n"
            "TRACE is the experiment directory (holding " ANCHOR_NAME ") or the .otf2\n"
            "anchor file itself. The trace is read once, location by location; memory\n"
@@ -76,6 +77,11 @@ static void print_help(void)
            "critical construct or omp_set_lock / omp_set_nest_lock, the time from\n"
            "entering that region to the acquisition.\n"
            "\n"
+           "I/O, per rank and file (OTF2 I/O records): reads and writes (operations\n"
+           "completed, bytes transferred), flushes, and time [s]: from each operation's\n"
+           "IoOperationBegin to its IoOperationComplete, summed (a non-blocking one's\n"
+           "until the Wait that completed it).\n"
+           "\n"
            "The duration is the trace length from the ClockProperties definition, or\n"
            "the span between the first and last enter/leave when that is zero.\n"
            "\n"
@@ -93,7 +99,8 @@ static void print_help(void)
            "                 every section (schema_version 1, see docs/COMMANDS.md);\n"
            "                 csv: one table, chosen with --table\n"
            "  --table NAME   the CSV table: overview, regions (default), paradigms,\n"
-           "                 p2p_pairs, p2p_communicators, collectives, openmp_locations\n"
+           "                 p2p_pairs, p2p_communicators, collectives, openmp_locations,\n"
+           "                 io\n"
            "  --progress[=WHEN]\n"
            "                 progress of reading the events on stderr, never on stdout.\n"
            "                 auto (default): when stderr is a terminal and reading has\n"
@@ -151,7 +158,7 @@ static int parse_option(int argc, char **argv, int *i, options *opt)
             return weft__cli_usage_error(
                 "summary",
                 "--table takes overview, regions, paradigms, p2p_pairs, p2p_communicators, "
-                "collectives or openmp_locations, not '%s'",
+                "collectives, openmp_locations or io, not '%s'",
                 value ? value : "nothing");
         }
         opt->table_given = true;

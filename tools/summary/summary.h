@@ -132,6 +132,19 @@ typedef struct weft_summary_collective {
     uint64_t received_bytes;
 } weft_summary_collective;
 
+/* I/O of one rank on one file (OTF2 I/O records: MPI-IO), summed over its
+ * handles on that file. An operation counts when its IoOperationComplete is
+ * read; its time runs from its IoOperationBegin to that completion (a
+ * non-blocking one's thus includes the time until its Wait). */
+typedef struct weft_summary_io {
+    uint32_t rank; /* WEFT_TRACE_NO_RANK when unknown */
+    char *file;    /* owned */
+    uint64_t reads, read_bytes;
+    uint64_t writes, written_bytes;
+    uint64_t flushes;
+    uint64_t ticks;
+} weft_summary_io;
+
 /* A whole-trace profile. Regions that were never entered are left out. */
 typedef struct weft_summary {
     char *trace_path;          /* owned copy of the anchor file path */
@@ -161,6 +174,8 @@ typedef struct weft_summary {
     weft_summary_omp omp_total;
     size_t omp_location_count;
     weft_summary_location *omp_locations; /* by ref */
+    size_t io_count;
+    weft_summary_io *io; /* by rank, then file */
 } weft_summary;
 
 /* Frees everything SUMMARY owns and zeroes it; NULL is a no-op. */
@@ -283,6 +298,7 @@ typedef enum weft_summary_table_id {
     WEFT_SUMMARY_TABLE_P2P_COMMUNICATORS,
     WEFT_SUMMARY_TABLE_COLLECTIVES,
     WEFT_SUMMARY_TABLE_OPENMP_LOCATIONS,
+    WEFT_SUMMARY_TABLE_IO,
     WEFT_SUMMARY_TABLE_COUNT
 } weft_summary_table_id;
 

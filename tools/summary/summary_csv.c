@@ -29,6 +29,7 @@ const char *weft__summary_table_name(weft_summary_table_id table)
         [WEFT_SUMMARY_TABLE_P2P_COMMUNICATORS] = "p2p_communicators",
         [WEFT_SUMMARY_TABLE_COLLECTIVES] = "collectives",
         [WEFT_SUMMARY_TABLE_OPENMP_LOCATIONS] = "openmp_locations",
+        [WEFT_SUMMARY_TABLE_IO] = "io",
     };
     return (unsigned)table < WEFT_SUMMARY_TABLE_COUNT ? names[table] : NULL;
 }
@@ -176,6 +177,20 @@ static void print_omp(FILE *out, const weft_summary *s)
     }
 }
 
+static void print_io(FILE *out, const weft_summary *s)
+{
+    fprintf(out, "rank,file,reads,read_bytes,writes,written_bytes,flushes,time_s\n");
+    for (size_t i = 0; i < s->io_count; i++) {
+        const weft_summary_io *r = &s->io[i];
+        print_rank(out, r->rank);
+        fputc(',', out);
+        print_field(out, r->file);
+        fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.9f\n",
+                r->reads, r->read_bytes, r->writes, r->written_bytes, r->flushes,
+                seconds(s, r->ticks));
+    }
+}
+
 void weft__summary_print_csv(FILE *out, const weft_summary *s, weft_summary_table_id table,
                              size_t top)
 {
@@ -197,6 +212,9 @@ void weft__summary_print_csv(FILE *out, const weft_summary *s, weft_summary_tabl
         break;
     case WEFT_SUMMARY_TABLE_COLLECTIVES:
         print_collectives(out, s);
+        break;
+    case WEFT_SUMMARY_TABLE_IO:
+        print_io(out, s);
         break;
     case WEFT_SUMMARY_TABLE_OPENMP_LOCATIONS:
     case WEFT_SUMMARY_TABLE_COUNT:

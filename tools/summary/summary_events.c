@@ -102,6 +102,9 @@ static weft_status on_event(weft_trace_reader *reader, const weft_trace_event *e
     case WEFT_TRACE_COLLECTIVE_END:
     case WEFT_TRACE_NONBLOCKING_COLLECTIVE_END: /* OTF2 3; other tools may write it */
         return collective(s, e);
+    case WEFT_TRACE_IO_BEGIN:
+    case WEFT_TRACE_IO_COMPLETE:
+        return weft__summary_io_event(s, e);
     default:
         return WEFT_OK;
     }
@@ -112,7 +115,7 @@ static weft_status begin_location(weft_trace_reader *reader)
     summary_state *s = state_of(reader);
     s->program_region = NOT_FOUND;
     weft__summary_location_begin(s->builder);
-    return WEFT_OK;
+    return weft__summary_io_begin_location(s);
 }
 
 static weft_status end_location(weft_trace_reader *reader)
@@ -159,5 +162,6 @@ void weft__summary_state_free(summary_state *s)
     weft__summary_table_destroy(s->comm_p2p);
     weft__summary_table_destroy(s->collectives);
     free(s->location_omp);
+    weft__summary_io_free(s);
     weft__trace_free(&s->read);
 }

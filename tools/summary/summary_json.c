@@ -215,11 +215,30 @@ static void print_omp(FILE *out, const weft_summary *s)
     fprintf(out, "%s]\n  }\n}\n", s->omp_location_count ? "\n    " : "");
 }
 
+static void print_io(FILE *out, const weft_summary *s)
+{
+    fprintf(out, "  \"io\": [");
+    for (size_t i = 0; i < s->io_count; i++) {
+        const weft_summary_io *r = &s->io[i];
+        fprintf(out, "%s\n    {\"rank\": ", i ? "," : "");
+        print_rank(out, r->rank);
+        fprintf(out, ", \"file\": ");
+        print_string(out, r->file);
+        fprintf(out,
+                ", \"reads\": %" PRIu64 ", \"read_bytes\": %" PRIu64 ", \"writes\": %" PRIu64
+                ", \"written_bytes\": %" PRIu64 ", \"flushes\": %" PRIu64 ", \"time_s\": %.9f}",
+                r->reads, r->read_bytes, r->writes, r->written_bytes, r->flushes,
+                seconds(s, r->ticks));
+    }
+    fprintf(out, "%s],\n", s->io_count ? "\n  " : "");
+}
+
 void weft__summary_print_json(FILE *out, const weft_summary *s, size_t top, const char *version)
 {
     print_header(out, s, version);
     print_regions(out, s, top);
     print_paradigms(out, s);
     print_mpi(out, s);
+    print_io(out, s);
     print_omp(out, s);
 }

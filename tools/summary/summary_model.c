@@ -232,6 +232,9 @@ void weft__summary_clear(weft_summary *summary)
     for (size_t i = 0; i < summary->omp_location_count; i++)
         free(summary->omp_locations[i].name);
     free(summary->omp_locations);
+    for (size_t i = 0; i < summary->io_count; i++)
+        free(summary->io[i].file);
+    free(summary->io);
     free(summary->trace_path);
     memset(summary, 0, sizeof(*summary));
 }

@@ -250,6 +250,8 @@ static weft_status make_summary(const summary_state *st, weft_summary *out)
         status = make_comms(st, out);
     if (status == WEFT_OK)
         status = make_omp_locations(st, out);
+    if (status == WEFT_OK)
+        status = weft__summary_io_result(st, out);
     if (status != WEFT_OK)
         weft__trace_report(&st->read, OTF2_SUCCESS, NULL, "out of memory summarising");
     return status;

@@ -225,6 +225,23 @@ static void print_omp(FILE *out, const weft_summary *s, size_t top)
     free(sorted);
 }
 
+static void print_io(FILE *out, const weft_summary *s)
+{
+    fprintf(out,
+            "\nI/O by rank and file (MPI-IO; time from each operation's begin to its "
+            "completion)\n%6s %8s %14s %8s %14s %8s %12s  %s\n",
+            "rank", "reads", "read bytes", "writes", "written bytes", "flushes", "time [s]",
+            "file");
+    for (size_t i = 0; i < s->io_count; i++) {
+        const weft_summary_io *r = &s->io[i];
+        print_rank(out, 6, r->rank);
+        fprintf(out,
+                " %8" PRIu64 " %14" PRIu64 " %8" PRIu64 " %14" PRIu64 " %8" PRIu64 " %12.6f  %s\n",
+                r->reads, r->read_bytes, r->writes, r->written_bytes, r->flushes,
+                seconds(s, r->ticks), r->file);
+    }
+}
+
 void weft__summary_print_text(FILE *out, const weft_summary *s, size_t top)
 {
     size_t shown = shown_rows(s->region_count, top);
@@ -241,4 +258,6 @@ void weft__summary_print_text(FILE *out, const weft_summary *s, size_t top)
         print_collectives(out, s);
     if (s->omp_location_count > 0)
         print_omp(out, s, top);
+    if (s->io_count > 0)
+        print_io(out, s);
 }

@@ -364,6 +364,8 @@ static weft_status register_callbacks(weft_trace_reader *st, OTF2_Reader *reader
     if (code == OTF2_SUCCESS)
         code = OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
     if (code == OTF2_SUCCESS)
+        code = weft__trace_set_io_rma_def_callbacks(cb);
+    if (code == OTF2_SUCCESS)
         code = OTF2_Reader_RegisterGlobalDefCallbacks(reader, defs, cb, st);
     return weft__trace_otf2_ok(st, code, "cannot set up reading the definitions of")
                ? WEFT_OK
@@ -452,4 +454,5 @@ void weft__trace_free(weft_trace_reader *st)
         free(st->member_groups[i].members);
     free(st->member_groups);
     free(st->comms);
+    weft__trace_io_rma_free(st);
 }

@@ -340,6 +340,7 @@ weft_status weft__trace_set_callbacks(weft_trace_reader *reader, OTF2_EvtReaderC
         OTF2_EvtReaderCallbacks_SetMetricCallback(cb, on_metric),
         OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cb, on_on_off),
         OTF2_EvtReaderCallbacks_SetBufferFlushCallback(cb, on_flush),
+        weft__trace_set_io_rma_callbacks(cb),
     };
     for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
         if (!weft__trace_otf2_ok(reader, codes[i], "cannot set up reading the events of"))

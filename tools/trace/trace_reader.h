@@ -102,6 +102,26 @@ typedef enum weft_trace_kind {
     WEFT_TRACE_METRIC,
     WEFT_TRACE_MEASUREMENT_ON_OFF,
     WEFT_TRACE_BUFFER_FLUSH,
+    /* MPI-IO and one-sided records (trace_io_rma.c) */
+    WEFT_TRACE_IO_CREATE_HANDLE,
+    WEFT_TRACE_IO_DESTROY_HANDLE,
+    WEFT_TRACE_IO_BEGIN,
+    WEFT_TRACE_IO_ISSUED,
+    WEFT_TRACE_IO_COMPLETE,
+    WEFT_TRACE_IO_SEEK,
+    WEFT_TRACE_RMA_WIN_CREATE,
+    WEFT_TRACE_RMA_WIN_DESTROY,
+    WEFT_TRACE_RMA_COLLECTIVE_BEGIN,
+    WEFT_TRACE_RMA_COLLECTIVE_END,
+    WEFT_TRACE_RMA_GROUP_SYNC,
+    WEFT_TRACE_RMA_REQUEST_LOCK,
+    WEFT_TRACE_RMA_ACQUIRE_LOCK,
+    WEFT_TRACE_RMA_RELEASE_LOCK,
+    WEFT_TRACE_RMA_SYNC,
+    WEFT_TRACE_RMA_PUT,
+    WEFT_TRACE_RMA_GET,
+    WEFT_TRACE_RMA_ATOMIC,
+    WEFT_TRACE_RMA_OP_COMPLETE, /* blocking, non-blocking or remote completion */
 } weft_trace_kind;
 
 /* One event record. Which fields mean something depends on the kind:
@@ -121,6 +141,19 @@ typedef enum weft_trace_kind {
  *   METRIC                       ref = metric class or instance
  *   MEASUREMENT_ON_OFF           op = OTF2_MeasurementMode
  *   BUFFER_FLUSH                 bytes = the time the flush ended
+ *   IO_*                         ref = I/O handle; CREATE_HANDLE: op = access mode,
+ *                                number = creation flags; BEGIN: op = mode
+ *                                (OTF2_IoOperationMode), number = operation flags,
+ *                                bytes = requested; COMPLETE: bytes = transferred;
+ *                                BEGIN, ISSUED, COMPLETE: request = matching id;
+ *                                SEEK: bytes = resulting offset
+ *   RMA_*                        ref = window; PUT, GET, ATOMIC: peer = remote (rank in
+ *                                the window's comm), bytes (ATOMIC: sent, received),
+ *                                request = matching id, ATOMIC op = type; OP_COMPLETE:
+ *                                request; *_LOCK: peer = remote (UINT32_MAX: all), request
+ *                                = lock id, op = lock type; SYNC: peer; GROUP_SYNC: number
+ *                                = group, op = sync level; COLLECTIVE_END: op, root, bytes,
+ *                                received, number = sync level
  * time is in the trace's ticks with the clock offsets applied; position
  * counts the location's events from 1, as otf2-print -L does. */
 typedef struct weft_trace_event {
@@ -186,6 +219,9 @@ struct weft_trace_reader {
     weft_progress_mode progress;
     weft_trace_handler *handler; /* set by weft__trace_read_events */
     weft_status failure;         /* why a handler stopped the reading */
+
+    /* MPI-IO and RMA definitions (trace_io_rma.c); NULL until one is read. */
+    struct weft_trace_io_rma_defs *io_rma;
 };
 
 /* Finds the anchor file of TRACE (an experiment directory or the anchor
@@ -257,6 +293,19 @@ weft_status weft__trace_read_events(weft_trace_reader *reader, OTF2_Reader *otf2
 /* trace_events.c: registers the callbacks that turn OTF2 event records into
  * weft_trace_events for reader->handler; their user data is the reader. */
 weft_status weft__trace_set_callbacks(weft_trace_reader *reader, OTF2_EvtReaderCallbacks *cb);
+
+/* trace_io_rma.c: the callbacks of the I/O and RMA definitions (files,
+ * handles, windows) and records; called by the two functions above. */
+OTF2_ErrorCode weft__trace_set_io_rma_def_callbacks(OTF2_GlobalDefReaderCallbacks *cb);
+OTF2_ErrorCode weft__trace_set_io_rma_callbacks(OTF2_EvtReaderCallbacks *cb);
+/* The name of the file an I/O handle works on (the handle's own name when
+ * it has no file; "?" when the handle is not defined). */
+const char *weft__trace_io_handle_file(const weft_trace_reader *reader, uint64_t handle);
+/* Whether an RmaWin definition of that ref was read. */
+bool weft__trace_rma_win_defined(const weft_trace_reader *reader, uint64_t win);
+/* The communicator (a ref) of an RMA window; OTF2_UNDEFINED_COMM when unknown. */
+uint64_t weft__trace_rma_win_comm(const weft_trace_reader *reader, uint64_t win);
+void weft__trace_io_rma_free(weft_trace_reader *reader);
 
 /* Frees everything the reader owns. */
 void weft__trace_free(weft_trace_reader *reader);

@@ -352,11 +352,58 @@ weft_status weft_registry_process_get(const weft_registry *reg, uint32_t index,
                                       weft_process_def *out);
 
 uint32_t weft_registry_comm_count(const weft_registry *reg);
-weft_status weft_registry_comm_get(const weft_registry *reg, weft_comm comm, weft_comm_def *out);
+WEFT_EXPORT weft_status weft_registry_comm_get(const weft_registry *reg, weft_comm comm,
+                                               weft_comm_def *out);
 /* Copies up to `capacity` members of comm, by position, into members;
  * returns how many positions it has (0 for an unknown comm). */
 uint32_t weft_registry_comm_members(const weft_registry *reg, weft_comm comm, uint32_t *members,
                                     uint32_t capacity);
+
+/* I/O and one-sided objects (OTF2 IoRegularFile, IoHandle and RmaWin
+ * definitions), one table of the registry. Each is identified by (kind,
+ * scope, key, name):
+ *   IO_FILE   a file by name (key 0): one per name in the whole job;
+ *   IO_HANDLE one opening of a file by one process: key = the process's
+ *             count of openings, scope = its rank (set when packed, like a
+ *             thread team's), so handles of different ranks stay apart;
+ *             `file` is its IO_FILE, `comm` the communicator it was opened
+ *             on (WEFT_COMM_INVALID: none);
+ *   RMA_WIN   an MPI window: key as an MPI communicator's (the same on
+ *             every member, so unification merges them), `comm` its
+ *             communicator.
+ * Ids of all kinds come from one sequence; OTF2 refs are these ids. */
+typedef struct weft_object {
+    uint32_t id;
+} weft_object;
+#define WEFT_OBJECT_INVALID ((weft_object){WEFT_INVALID_ID})
+
+enum { WEFT_OBJECT_IO_FILE, WEFT_OBJECT_IO_HANDLE, WEFT_OBJECT_RMA_WIN, WEFT_OBJECT_KIND_COUNT };
+
+typedef struct weft_object_desc {
+    uint8_t kind;     /* WEFT_OBJECT_* */
+    const char *name; /* copied; the file's name, the handle's or window's */
+    uint64_t key;
+    weft_object file; /* IO_HANDLE: its file; else WEFT_OBJECT_INVALID */
+    weft_comm comm;   /* IO_HANDLE, RMA_WIN; else WEFT_COMM_INVALID */
+} weft_object_desc;
+
+typedef struct weft_object_def {
+    uint8_t kind;
+    weft_string name;
+    uint64_t key;
+    uint32_t scope; /* IO_HANDLE: the rank; WEFT_INVALID_ID otherwise or unknown */
+    weft_object file;
+    weft_comm comm;
+} weft_object_def;
+
+/* Registers an object and returns its handle; an equal identity returns
+ * the existing one. Thread-safe; not for the hot path. On failure *out is
+ * WEFT_OBJECT_INVALID. */
+WEFT_EXPORT weft_status weft_registry_object(weft_registry *reg, const weft_object_desc *desc,
+                                             weft_object *out);
+uint32_t weft_registry_object_count(const weft_registry *reg);
+weft_status weft_registry_object_get(const weft_registry *reg, weft_object object,
+                                     weft_object_def *out);
 
 /* The OTF2 location id of a location: (thread_number << 32) | group, the id
  * scheme Score-P uses and Scalasca's reader relies on. */

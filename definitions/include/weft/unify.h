@@ -34,6 +34,10 @@ typedef struct weft_id_maps {
     uint32_t comm_count;
     uint32_t *metrics; /* metric classes */
     uint32_t metric_count;
+    uint32_t *objects; /* I/O files and handles, RMA windows */
+    uint32_t object_count;
+    uint32_t *groups; /* not filled by a merge: the recorder's comm -> OTF2 group map */
+    uint32_t group_count;
 } weft_id_maps;
 
 /* Flags of weft_registry_pack. */
@@ -70,10 +74,13 @@ weft_status weft_registry_pack(const weft_registry *reg, uint32_t rank, unsigned
  *   as they are.
  * The first-seen order is kept: new definitions are appended in the packed
  * registry's order, so MPI_COMM_WORLD, registered first by rank 0, stays
- * the first MPI communicator when rank 0's registry is merged first.
+ * the first MPI communicator when rank 0's registry is merged first. I/O
+ * files and RMA windows are one by name and key, I/O handles by (rank,
+ * key), their files and comms mapped.
  *
  * If maps is not NULL it is filled for the packed registry's strings,
- * regions and communicators (on failure it is emptied). The whole buffer is
+ * regions, communicators, metric classes and objects (on failure it is
+ * emptied). The whole buffer is
  * validated before `into` is touched: a truncated or corrupt buffer gives
  * WEFT_ERR_INVALID and leaves `into` unchanged. WEFT_ERR_NO_MEMORY or
  * WEFT_ERR_RANGE may leave `into` partly merged (destroy it). Takes into's

@@ -26,6 +26,14 @@ extern "C" {
 weft_status weft_defs_write_otf2(weft_registry *reg, OTF2_Archive *archive,
                                  const weft_clock_properties *clock);
 
+/* The OTF2 refs of reg's objects (weft_registry_object): refs[id] is the
+ * object's position among the objects of its kind (IoFile, IoHandle and
+ * RmaWin refs are each dense from 0). refs has weft_registry_object_count
+ * entries. */
+void weft_defs_otf2_object_refs(const weft_registry *reg, uint32_t *refs);
+/* The OTF2 Group ref of the group weft_defs_write_otf2 writes for comm. */
+uint32_t weft_defs_otf2_comm_group(const weft_registry *reg, weft_comm comm);
+
 /* The OTF2 values of weft's paradigms and region roles. */
 OTF2_Paradigm weft_paradigm_to_otf2(weft_paradigm paradigm);
 OTF2_RegionRole weft_region_role_to_otf2(weft_region_role role);

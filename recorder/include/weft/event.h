@@ -23,8 +23,18 @@ extern "C" {
     X(MPI_IRECV_REQUEST, 1) X(MPI_IRECV, 2) X(MPI_REQUEST_TEST, 1)                         \
     X(MPI_REQUEST_CANCELLED, 1) X(MPI_COLLECTIVE_BEGIN, 0) X(MPI_COLLECTIVE_END, 2)        \
     X(METRIC, 0) X(MEASUREMENT_ON_OFF, 0) X(BUFFER_FLUSH, 1) X(PARAMETER, 1)              \
-    X(PROGRAM_BEGIN, 0) X(PROGRAM_END, 1)
+    X(PROGRAM_BEGIN, 0) X(PROGRAM_END, 1)                                                 \
+    X(IO_CREATE_HANDLE, 2) X(IO_DESTROY_HANDLE, 2) X(IO_OPERATION_BEGIN, 2)                \
+    X(IO_OPERATION_ISSUED, 2) X(IO_OPERATION_COMPLETE, 2) X(IO_SEEK, 2)                    \
+    X(RMA_WIN_CREATE, 2) X(RMA_WIN_DESTROY, 2) X(RMA_COLLECTIVE_BEGIN, 2)                  \
+    X(RMA_COLLECTIVE_END, 2) X(RMA_GROUP_SYNC, 2) X(RMA_REQUEST_LOCK, 2)                   \
+    X(RMA_ACQUIRE_LOCK, 2) X(RMA_RELEASE_LOCK, 2) X(RMA_SYNC, 2) X(RMA_PUT, 2)            \
+    X(RMA_GET, 2) X(RMA_ATOMIC, 2) X(RMA_OP_COMPLETE_BLOCKING, 2)
 /* clang-format on */
+
+/* The I/O and RMA kinds, which share one encoding (event_codec.h). */
+#define WEFT_EVENT_IS_IO_RMA(kind)                                                                 \
+    ((kind) >= WEFT_EVENT_IO_CREATE_HANDLE && (kind) <= WEFT_EVENT_RMA_OP_COMPLETE_BLOCKING)
 
 #define WEFT_EVENT_ENUM(kind, payload) WEFT_EVENT_##kind,
 enum { WEFT_EVENT_NONE = 0, WEFT_EVENT_LIST(WEFT_EVENT_ENUM) WEFT_EVENT_KIND_COUNT };
@@ -52,7 +62,30 @@ enum { WEFT_EVENT_NONE = 0, WEFT_EVENT_LIST(WEFT_EVENT_ENUM) WEFT_EVENT_KIND_COU
  *                            count, values = the arguments' strings (weft/program.h); it
  *                            enters the program region, on a process's master thread only
  *   PROGRAM_END              bytes = the exit status (as int64), or WEFT_EXIT_STATUS_UNKNOWN;
- *                            it leaves the program region */
+ *                            it leaves the program region
+ * MPI-IO (ref = the I/O handle, an object of weft_registry_object; values as
+ * OTF2's, see weft/recorder.h):
+ *   IO_CREATE_HANDLE         small = access mode, a = creation flags, b = status flags
+ *   IO_DESTROY_HANDLE        -
+ *   IO_OPERATION_BEGIN       small = mode, a = operation flags, bytes = requested,
+ *                            request = matching id
+ *   IO_OPERATION_ISSUED      request = matching id
+ *   IO_OPERATION_COMPLETE    bytes = transferred, request = matching id
+ *   IO_SEEK                  small = whence, bytes = requested offset (int64),
+ *                            bytes_received = resulting offset
+ * One-sided (ref = the window, an object; remote ranks are ranks in its comm):
+ *   RMA_WIN_CREATE, _DESTROY, RMA_COLLECTIVE_BEGIN  -
+ *   RMA_COLLECTIVE_END       small = collective op, a = root (UINT32_MAX: none),
+ *                            b = sync level, bytes = sent, bytes_received
+ *   RMA_GROUP_SYNC           small = sync level, a = the comm whose group synchronises
+ *   RMA_REQUEST_LOCK, RMA_ACQUIRE_LOCK  small = lock type, a = remote, request = lock id
+ *   RMA_RELEASE_LOCK         a = remote, request = lock id
+ *   RMA_SYNC                 small = sync type, a = remote
+ *   RMA_PUT, RMA_GET         a = remote, bytes, request = matching id
+ *   RMA_ATOMIC               small = atomic type, a = remote, bytes = sent,
+ *                            bytes_received, request = matching id
+ *   RMA_OP_COMPLETE_BLOCKING request = matching id
+ * For a remote of "all ranks" (lock_all) a is UINT32_MAX. */
 typedef struct weft_event {
     uint8_t kind;
     uint64_t time;

@@ -149,6 +149,65 @@ WEFT_EXPORT void weft_mpi_collective_begin(void);
 WEFT_EXPORT void weft_mpi_collective_end(weft_collective_op op, weft_comm comm, uint32_t root,
                                          uint64_t bytes_sent, uint64_t bytes_received);
 
+/* ---- MPI-IO and one-sided communication --------------------------------- */
+
+/* Values of the I/O and RMA events; each equals OTF2's (OTF2_IO_*,
+ * OTF2_RMA_*, OTF2_LOCK_*), so adapters need not include OTF2. */
+/* clang-format off */
+enum {
+    WEFT_IO_MODE_READ = 0, WEFT_IO_MODE_WRITE = 1, WEFT_IO_MODE_FLUSH = 2,
+    WEFT_IO_FLAG_NONE = 0, WEFT_IO_FLAG_NON_BLOCKING = 1, WEFT_IO_FLAG_COLLECTIVE = 2,
+    WEFT_IO_ACCESS_READ_ONLY = 0, WEFT_IO_ACCESS_WRITE_ONLY = 1, WEFT_IO_ACCESS_READ_WRITE = 2,
+    WEFT_IO_CREATE = 1, WEFT_IO_CREATE_EXCLUSIVE = 8,
+    WEFT_IO_STATUS_APPEND = 2, WEFT_IO_STATUS_DELETE_ON_CLOSE = 256,
+    WEFT_IO_SEEK_SET = 0, WEFT_IO_SEEK_CUR = 1, WEFT_IO_SEEK_END = 2,
+    WEFT_RMA_SYNC_PROCESS = 1, WEFT_RMA_SYNC_MEMORY = 2,
+    WEFT_RMA_LOCK_EXCLUSIVE = 0, WEFT_RMA_LOCK_SHARED = 1,
+    WEFT_RMA_ATOMIC_ACCUMULATE = 0, WEFT_RMA_ATOMIC_COMPARE_AND_SWAP = 3,
+    WEFT_RMA_ATOMIC_FETCH_AND_ACCUMULATE = 7,
+    WEFT_RMA_SYNC_TYPE_MEMORY = 0,
+};
+/* clang-format on */
+/* The remote of a lock or sync on every rank of the window (lock_all). */
+#define WEFT_RMA_ALL_RANKS UINT32_MAX
+
+/* I/O on a handle (an IO_HANDLE object); matching ids tie an operation's
+ * begin, issue and completion together (unique per location). */
+WEFT_EXPORT void weft_io_create_handle(weft_object handle, uint8_t access_mode,
+                                       uint32_t creation_flags, uint32_t status_flags);
+WEFT_EXPORT void weft_io_destroy_handle(weft_object handle);
+WEFT_EXPORT void weft_io_operation_begin(weft_object handle, uint8_t mode, uint32_t flags,
+                                         uint64_t bytes_requested, uint64_t matching_id);
+WEFT_EXPORT void weft_io_operation_issued(weft_object handle, uint64_t matching_id);
+WEFT_EXPORT void weft_io_operation_complete(weft_object handle, uint64_t bytes,
+                                            uint64_t matching_id);
+WEFT_EXPORT void weft_io_seek(weft_object handle, int64_t offset, uint8_t whence, uint64_t result);
+
+/* One-sided communication on a window (an RMA_WIN object); remote ranks
+ * are ranks in the window's communicator. */
+WEFT_EXPORT void weft_rma_win_create(weft_object win);
+WEFT_EXPORT void weft_rma_win_destroy(weft_object win);
+WEFT_EXPORT void weft_rma_collective_begin(void);
+WEFT_EXPORT void weft_rma_collective_end(weft_object win, weft_collective_op op, uint8_t sync_level,
+                                         uint32_t root, uint64_t bytes_sent,
+                                         uint64_t bytes_received);
+/* group: a communicator whose members are the synchronising group. */
+WEFT_EXPORT void weft_rma_group_sync(weft_object win, uint8_t sync_level, weft_comm group);
+WEFT_EXPORT void weft_rma_request_lock(weft_object win, uint32_t remote, uint64_t lock_id,
+                                       uint8_t lock_type);
+WEFT_EXPORT void weft_rma_acquire_lock(weft_object win, uint32_t remote, uint64_t lock_id,
+                                       uint8_t lock_type);
+WEFT_EXPORT void weft_rma_release_lock(weft_object win, uint32_t remote, uint64_t lock_id);
+WEFT_EXPORT void weft_rma_sync(weft_object win, uint32_t remote, uint8_t sync_type);
+WEFT_EXPORT void weft_rma_put(weft_object win, uint32_t remote, uint64_t bytes,
+                              uint64_t matching_id);
+WEFT_EXPORT void weft_rma_get(weft_object win, uint32_t remote, uint64_t bytes,
+                              uint64_t matching_id);
+WEFT_EXPORT void weft_rma_atomic(weft_object win, uint32_t remote, uint8_t type,
+                                 uint64_t bytes_sent, uint64_t bytes_received,
+                                 uint64_t matching_id);
+WEFT_EXPORT void weft_rma_op_complete_blocking(weft_object win, uint64_t matching_id);
+
 /* Records the value of a parameter (WEFT_PARAMETER_*) for the region just
  * entered (OTF2 ParameterInt). Mark the parameter used first, once:
  * weft_registry_parameter_use(weft_defs_global(), parameter). */

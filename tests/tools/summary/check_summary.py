@@ -55,6 +55,8 @@ SCHEMA = {
         "total": OMP_FIELDS,
         "locations": [dict(location=int, name=str, rank=RANK, **OMP_FIELDS)],
     },
+    "io": [{"rank": RANK, "file": str, "reads": int, "read_bytes": int, "writes": int,
+            "written_bytes": int, "flushes": int, "time_s": float}],
 }
 # CSV table -> (path of the JSON list it mirrors, its columns in order).
 CSV_TABLES = {
@@ -65,6 +67,7 @@ CSV_TABLES = {
                           list(SCHEMA["mpi"]["p2p_by_communicator"][0])),
     "collectives": ("mpi.collectives", list(SCHEMA["mpi"]["collectives"][0])),
     "openmp_locations": ("openmp.locations", list(SCHEMA["openmp"]["locations"][0])),
+    "io": ("io", list(SCHEMA["io"][0])),
 }
 OVERVIEW_COLUMNS = ["trace", "duration_s", "location_groups", "ranks", "locations", "threads",
                     "events", "regions_total", "unbalanced_events", "undefined_region_events",
