@@ -234,7 +234,7 @@ typedef struct view_lod {
     uint64_t profile_bins, profile_width; /* finest profile bins */
     uint64_t *profile;                    /* bins x regions x {visits, incl, excl} */
 
-    int64_t *overlap_diff;                   /* n0 + 1 */
+    uint64_t *ends;                             /* n0: visits ending in each finest bin */
     uint64_t durations[VIEW_HISTOGRAM_BUCKETS]; /* visits per duration bucket */
     uint64_t visits, visit_bytes;
 
@@ -243,9 +243,12 @@ typedef struct view_lod {
     uint64_t t, last_end;
     uint64_t bin[VIEW_MAX_LEVELS];
     view_map *maps[VIEW_MAX_LEVELS];
-    /* a sample of visits in table form, for the compression ratio */
-    view_table sample;
-    bool sample_open;
+    /* A sample for the plan: every visit (of any location) ending in
+     * [sample_from, sample_from + sample_span), the span halved whenever more
+     * than the sample holds would fall in it; records of VIS_WORDS. */
+    uint64_t *sample;
+    size_t sample_count;
+    uint64_t sample_from, sample_span, sample_seq;
 } view_lod;
 
 uint64_t weft__view_edge(size_t bucket);       /* E_k of the histograms */
@@ -259,8 +262,9 @@ void weft__view_lod_enter(view_lod *l, uint64_t region, uint64_t time);
 void weft__view_lod_visit(view_lod *l, const view_frame *f, uint64_t end, uint64_t depth);
 /* Idle to the end of the finest level: closes every bin of the location. */
 void weft__view_lod_location_end(view_lod *l);
-/* Compressed over raw bytes of the sampled visits (1 when none). */
-double weft__view_lod_ratio(view_lod *l);
+/* Page bytes per visit of the visits table, from the sample compressed in
+ * the table's order (0 when the sample is empty). */
+double weft__view_lod_bytes_per_visit(view_lod *l);
 void weft__view_lod_free(view_lod *l);
 
 /* --- The whole run (view.c, view_passes.c, view_match.c) ---------------------------- */

@@ -6,9 +6,12 @@
  *   fourth bin closes that level's bin the same way;
  * - profile bins: visits, inclusive (outermost instances) and exclusive
  *   ticks per bin and region;
- * - for the plan: the duration histogram, visits overlapping each finest bin
- *   (a difference array), the LEB128 bytes every visit would take, and a
- *   sample of visits compressed as the visits table would be.
+ * - for the plan: the duration histogram, the visits ending in each finest
+ *   bin, the LEB128 bytes every visit would take, and a sample: the visits
+ *   of every location ending in a stretch of time after the middle of the
+ *   run, which compressed in the table's order tells the bytes a visit
+ *   takes in the page far better than raw byte counts (regular traces
+ *   compress tenfold).
  * Memory: bins x locations per level, bins x regions for the profile. */
 #include "view.h"
 
@@ -167,11 +170,13 @@ bool weft__view_lod_init(view_lod *l, uint64_t duration, size_t locations, size_
     l->profile_bins = pb;
     l->profile_width = l->w0 * (n / pb);
     l->profile = calloc(pb * r * 3, sizeof(*l->profile));
-    l->overlap_diff = calloc(n + 1, sizeof(*l->overlap_diff));
-    if (!l->profile || !l->overlap_diff)
+    l->ends = calloc(n, sizeof(*l->ends));
+    l->sample = malloc(SAMPLE_VISITS * VIS_WORDS * sizeof(*l->sample));
+    if (!l->profile || !l->ends || !l->sample)
         return false;
-    l->sample_open = weft__view_table_init(&l->sample, &weft__view_visits_spec);
-    return l->sample_open;
+    l->sample_from = n / 2 * l->w0;
+    l->sample_span = n * l->w0 - l->sample_from;
+    return true;
 }
 
 void weft__view_lod_free(view_lod *l)
@@ -182,9 +187,8 @@ void weft__view_lod_free(view_lod *l)
         map_free(l->maps[j]);
     }
     free(l->profile);
-    free(l->overlap_diff);
-    if (l->sample_open)
-        weft__view_table_free(&l->sample);
+    free(l->ends);
+    free(l->sample);
     *l = (view_lod){0};
 }
 
@@ -274,29 +278,44 @@ void weft__view_lod_enter(view_lod *l, uint64_t region, uint64_t time)
         l->profile[(bin * l->region_count + region) * 3]++;
 }
 
+/* Keeps the visit when it ends inside the sample's stretch; a full sample
+ * halves the stretch and drops what falls outside. */
+static void sample(view_lod *l, uint64_t end, uint64_t dur, uint64_t depth, uint64_t region)
+{
+    if (end < l->sample_from || end - l->sample_from >= l->sample_span)
+        return;
+    while (l->sample_count == SAMPLE_VISITS) {
+        if (l->sample_span < 2)
+            return;
+        l->sample_span /= 2;
+        size_t kept = 0;
+        for (size_t i = 0; i < l->sample_count; i++) {
+            const uint64_t *r = &l->sample[i * VIS_WORDS];
+            if (r[VIS_END] - l->sample_from < l->sample_span)
+                memmove(&l->sample[kept++ * VIS_WORDS], r, VIS_WORDS * sizeof(*r));
+        }
+        l->sample_count = kept;
+        if (end - l->sample_from >= l->sample_span)
+            return;
+    }
+    uint64_t *r = &l->sample[l->sample_count++ * VIS_WORDS];
+    r[VIS_END] = end, r[VIS_LOC] = l->loc, r[VIS_SEQ] = l->sample_seq++;
+    r[VIS_DUR] = dur, r[VIS_DEPTH] = depth, r[VIS_REGION] = region;
+}
+
 void weft__view_lod_visit(view_lod *l, const view_frame *f, uint64_t end, uint64_t depth)
 {
     uint64_t dur = end - f->start;
     if (f->outer)
         profile_split(l, 1, f->start, end, f->region);
     l->durations[weft__view_bucket(dur)]++;
-    uint64_t b0 = f->start / l->w0;
-    uint64_t b1 = (end > f->start ? end - 1 : f->start) / l->w0;
-    if (b0 < l->n0)
-        l->overlap_diff[b0]++;
-    if (b1 + 1 <= l->n0)
-        l->overlap_diff[b1 + 1]--;
+    uint64_t bin = end / l->w0;
+    l->ends[bin < l->n0 ? bin : l->n0 - 1]++;
     l->visits++;
     l->visit_bytes += weft__view_uvar_length(end - l->last_end) + weft__view_uvar_length(dur) +
                       weft__view_uvar_length(l->loc) + weft__view_uvar_length(depth) +
                       weft__view_uvar_length(f->region);
-    if (l->sample.count + l->sample.in_block < SAMPLE_VISITS) {
-        uint64_t row[5] = {end, dur, l->loc, depth, f->region};
-        /* a per-location sample: the end column restarts with each location */
-        if (l->sample.in_block > 0 && end < l->sample.prev[0])
-            l->sample.prev[0] = end;
-        weft__view_table_add(&l->sample, row);
-    }
+    sample(l, end, dur, depth, f->region);
     l->last_end = end;
 }
 
@@ -305,11 +324,30 @@ void weft__view_lod_location_end(view_lod *l)
     weft__view_lod_span(l, l->t, l->n0 * l->w0, false, 0, 0);
 }
 
-double weft__view_lod_ratio(view_lod *l)
+static int compare_sample(const void *pa, const void *pb)
 {
-    bool cut = false;
-    if (!weft__view_table_finish(&l->sample, 0, &cut) || l->sample.z.raw == 0)
-        return 1.0;
-    double r = (double)l->sample.z.out.len / (double)l->sample.z.raw;
-    return r > 1.0 ? 1.0 : r;
+    const uint64_t *a = pa, *b = pb;
+    for (int k = 0; k < SORT_KEYS; k++) {
+        if (a[k] != b[k])
+            return a[k] < b[k] ? -1 : 1;
+    }
+    return 0;
+}
+
+double weft__view_lod_bytes_per_visit(view_lod *l)
+{
+    if (l->sample_count == 0)
+        return 0;
+    qsort(l->sample, l->sample_count, VIS_WORDS * sizeof(*l->sample), compare_sample);
+    view_table t;
+    bool cut = false, ok = weft__view_table_init(&t, &weft__view_visits_spec);
+    for (size_t i = 0; ok && i < l->sample_count; i++) {
+        const uint64_t *r = &l->sample[i * VIS_WORDS];
+        uint64_t row[5] = {r[VIS_END], r[VIS_DUR], r[VIS_LOC], r[VIS_DEPTH], r[VIS_REGION]};
+        weft__view_table_add(&t, row);
+    }
+    ok = ok && weft__view_table_finish(&t, 0, &cut);
+    double bytes = ok ? (double)weft__view_element_bytes("visits", t.z.out.len) : 0;
+    weft__view_table_free(&t);
+    return bytes / (double)l->sample_count;
 }

@@ -4,9 +4,10 @@
  * (bins merged pairwise until it fits), the markers' (all of them when they
  * fit, else those of the detail window and the long messages) and the
  * detail's (what is left). Pyramid, profile and markers are measured
- * compressed; the detail is planned from the bytes pass A counted times the
- * compression ratio of a sample of visits, with 25 % to spare, and the hard
- * stop of view_tables.c guarantees the bound whatever the estimate. */
+ * compressed; the detail is planned from the page bytes per visit of pass
+ * A's sample (the visits of a stretch of the run, compressed in the table's
+ * order), with 25 % to spare, and the hard stop of view_tables.c keeps the
+ * bound whatever the estimate. */
 #include "view.h"
 
 #include <inttypes.h>
@@ -155,33 +156,25 @@ static bool threshold(const uint64_t *histogram, uint64_t budget, uint64_t *edge
     return true;
 }
 
-/* The window around the middle of the run holding at most BUDGET visit
- * overlaps, grown one finest bin at a time on alternate sides. */
+/* The window around the middle of the run holding about BUDGET visits,
+ * grown one finest bin at a time on alternate sides: the visits ending in
+ * its bins (plus those still open at its end, a few per location). */
 static void choose_window(view_state *s, uint64_t budget)
 {
     const view_lod *l = &s->lod;
     uint64_t n = l->n0;
-    uint64_t *overlap = malloc(n * sizeof(*overlap));
-    if (!overlap)
-        return; /* no window: the long visits only */
-    int64_t run = 0;
-    for (uint64_t b = 0; b < n; b++) {
-        run += l->overlap_diff[b];
-        overlap[b] = run > 0 ? (uint64_t)run : 0;
-    }
     uint64_t lo = n / 2, hi = lo, sum = 0;
     for (bool grew = true; grew;) {
         grew = false;
-        if (hi < n && sum + overlap[hi] <= budget) {
-            sum += overlap[hi++];
+        if (hi < n && sum + l->ends[hi] <= budget) {
+            sum += l->ends[hi++];
             grew = true;
         }
-        if (lo > 0 && sum + overlap[lo - 1] <= budget) {
-            sum += overlap[--lo];
+        if (lo > 0 && sum + l->ends[lo - 1] <= budget) {
+            sum += l->ends[--lo];
             grew = true;
         }
     }
-    free(overlap);
     if (hi == lo)
         return;
     s->detail.have_window = true;
@@ -201,9 +194,12 @@ weft_status weft__view_plan_detail(view_state *s, view_page *p, const view_optio
     p->planned[3] = budget;
 
     const view_lod *l = &s->lod;
-    double ratio = weft__view_lod_ratio(&s->lod);
-    double per_visit = l->visits ? (double)l->visit_bytes / (double)l->visits : 8.0;
-    double page_per_visit = per_visit * ratio * 4.0 / 3.0 * 77.0 / 76.0 * SPARE;
+    /* Page bytes per visit: from the sample compressed in table order; when
+     * there is none, the raw LEB128 bytes in base64 (an upper bound). */
+    double per_visit = weft__view_lod_bytes_per_visit(&s->lod);
+    if (per_visit <= 0)
+        per_visit = (l->visits ? (double)l->visit_bytes / (double)l->visits : 8.0) * 4.0 / 3.0;
+    double page_per_visit = per_visit * SPARE;
     if (!o->window_given && (double)l->visits * page_per_visit <= (double)budget) {
         d->everything = true;
         d->have_window = true;
