@@ -3,32 +3,42 @@
  * profile bins from pass A's arrays, the marker tables from their sorted
  * spills, and the visits table from pass B's spill. Tables that must stay
  * within a share stop at a block boundary when the next block would not fit
- * (view_table.c's hard stop); near the limit blocks get smaller, so little
- * room is left unused. */
+ * (view_table.c's hard stop); near the limit blocks get smaller (add_record),
+ * so little room is left unused. */
 #include "view.h"
 
 #include <string.h>
 
-#define SMALL_BLOCK 1024
+#define MIN_BLOCK 64
+#define FINISH_RESERVE 16
 
-/* Adds one record; a full block is fed within LIMIT. False once the table
- * was cut there (*CUT) or failed. */
+/* Raw bytes of the block being filled. */
+static size_t pending_bytes(const view_table *t)
+{
+    size_t n = 0;
+    for (size_t c = 0; c < t->spec->columns; c++)
+        n += t->col[c].len;
+    return n;
+}
+
+/* Adds one record; a full block is fed within LIMIT. Under a LIMIT a block
+ * is also fed as soon as its raw bytes (a bound on what it compresses to)
+ * reach half the room left, so blocks shrink as the table nears its limit
+ * and the one that no longer fits is small. False once the table was cut
+ * there (*CUT) or failed. */
 static bool add_record(view_table *t, const uint64_t *values, uint64_t limit, bool *cut)
 {
     weft__view_table_add(t, values);
-    if (t->in_block < t->block_records)
-        return true;
-    size_t before = t->z.out.len;
-    weft__view_table_encode_block(t);
-    if (!weft__view_table_feed_block(t, limit, cut))
-        return false;
-    /* Close to the limit, smaller blocks waste less of it when one is cut. */
-    size_t grew = t->z.out.len - before;
-    while (limit > 0 && t->block_records > SMALL_BLOCK && limit - t->z.out.len < 4 * grew) {
-        t->block_records /= 4;
-        grew /= 4;
+    bool full = t->in_block >= t->block_records;
+    if (!full && limit > 0 && t->in_block >= MIN_BLOCK) {
+        uint64_t used = t->z.out.len + FINISH_RESERVE;
+        uint64_t room = limit > used ? limit - used : 0;
+        full = 2 * (uint64_t)pending_bytes(t) >= room;
     }
-    return true;
+    if (!full)
+        return true;
+    weft__view_table_encode_block(t);
+    return weft__view_table_feed_block(t, limit, cut);
 }
 
 /* Moves a finished table into the page; false when out of memory. */

@@ -331,25 +331,35 @@ def check_bounded(c, args):
     full_header, full_tables, summary = view(c, args, trace, full_page)
     everything(c, full_header, summary)
     full = rows(full_tables["visits"], VISIT)
-    cases = ((400 * 1024, [], 0.5), (200 * 1024, [], 0), (400 * 1024, ["--window=0.002:0.003"], 0))
+    # (bound, options, least share of the bound used); the last asks for a
+    # window of the whole run, which the hard stop must cut
+    cases = ((400 * 1024, [], 0.5), (200 * 1024, [], 0), (400 * 1024, ["--window=0.002:0.003"], 0),
+             (300 * 1024, ["--window=0:1"], 0.6))
     for bound, extra, use in cases:
-        page = os.path.join(args.work, f"bounded-{bound}{'-window' if extra else ''}.html")
+        page = os.path.join(args.work, f"bounded-{bound}{'-' if extra else ''}"
+                                       f"{extra[0][9:].replace(':', '-') if extra else ''}.html")
         header, tables, _ = view(c, args, trace, page, [f"--max-size={bound}"] + extra, bound)
         d = header["detail"]
         got = rows(tables["visits"], VISIT)
         want = selected(full, header)
-        c.expect(len(want) < len(full), f"{page}: a detail, not everything")
+        c.expect(len(want) < len(full) or extra == ["--window=0:1"],
+                 f"{page}: a detail, not everything")
         if d["truncated_at"] is None:
             c.equal(got, want, f"{page}: the visits the detail promises")
         else:
             c.equal(got, want[:len(got)], f"{page}: a prefix of the promised visits")
             c.expect(all(v[0] >= d["truncated_at"] for v in want[len(got):]),
                      f"{page}: a promised visit before truncated_at is missing")
-        if extra:
+        if extra == ["--window=0.002:0.003"]:
             c.equal(d["windows"], [[2 * 10 ** 6, 3 * 10 ** 6]], f"{page}: the window asked for")
+        if extra == ["--window=0:1"]:
+            c.expect(d["truncated_at"] is not None and len(got) > 1000,
+                     f"{page}: cut by the hard stop after more than 1000 visits "
+                     f"(truncated_at {d['truncated_at']}, {len(got)} visits)")
         c.expect(os.path.getsize(page) >= bound * use,
                  f"{page}: {os.path.getsize(page)} bytes, less than {use:.0%} of the bound")
     browser(c, args, os.path.join(args.work, f"bounded-{400 * 1024}.html"), expect)
+    browser(c, args, os.path.join(args.work, f"bounded-{300 * 1024}-0-1.html"))
 
 
 def record_mpi(args, program, ranks, extra_env, program_args=()):
