@@ -164,8 +164,9 @@ static int parse_options(int argc, char **argv, view_options *o)
         }
     }
     if (!o->trace)
-        return weft__cli_usage_error("view", "give a trace: the experiment directory or its "
-                                             WEFT_TRACE_ANCHOR_NAME " file");
+        return weft__cli_usage_error(
+            "view",
+            "give a trace: the experiment directory or its " WEFT_TRACE_ANCHOR_NAME " file");
     return -1;
 }
 
@@ -277,8 +278,8 @@ static weft_status read_trace(view_state *s, const view_options *o, const char *
             s->defs.duration = s->last_time - s->first_time;
         }
     }
-    if (status == WEFT_OK && !weft__view_lod_init(&s->lod, s->defs.duration,
-                                                   s->defs.location_count, s->read.region_count))
+    if (status == WEFT_OK && !weft__view_lod_init(&s->lod, s->defs.duration, s->defs.location_count,
+                                                  s->read.region_count))
         status = WEFT_ERR_NO_MEMORY;
     if (status == WEFT_ERR_NO_MEMORY)
         weft__trace_report(&s->read, OTF2_SUCCESS, NULL, "out of memory reading");
@@ -308,8 +309,8 @@ static void report_done(const view_state *s, const view_page *p, const view_opti
     human_size(bytes, size, sizeof(size));
     human_size(o->max_bytes, bound, sizeof(bound));
     const view_built *visits = &p->tables[p->table_count - 1];
-    printf("weft view: wrote %s (%s of at most %s): %" PRIu64 " events on %zu locations, ",
-           path, size, bound, s->stats.events, s->defs.location_count);
+    printf("weft view: wrote %s (%s of at most %s): %" PRIu64 " events on %zu locations, ", path,
+           size, bound, s->stats.events, s->defs.location_count);
     if (s->detail.everything && !s->detail.truncated)
         printf("every visit embedded\n");
     else
@@ -317,10 +318,11 @@ static void report_done(const view_state *s, const view_page *p, const view_opti
                visits->count, s->stats.visits);
     printf("open it in any browser: file://%s\n", path);
     if (s->stats.unbalanced > 0)
-        fprintf(stderr,
-                "weft view: warning: %" PRIu64 " unbalanced enter/leave event(s) in '%s'; open "
-                "regions were closed at their location's last enter/leave (weft check tells more)\n",
-                s->stats.unbalanced, s->read.path);
+        fprintf(
+            stderr,
+            "weft view: warning: %" PRIu64 " unbalanced enter/leave event(s) in '%s'; open "
+            "regions were closed at their location's last enter/leave (weft check tells more)\n",
+            s->stats.unbalanced, s->read.path);
     if (s->stats.unmatched_sends + s->stats.unmatched_receives > 0)
         fprintf(stderr,
                 "weft view: warning: %" PRIu64 " send(s) and %" PRIu64 " receive(s) in '%s' have "

@@ -163,10 +163,10 @@ typedef struct view_defs {
     char **files;
     size_t file_count, file_capacity;
     size_t location_count;
-    size_t *order;   /* display index -> reader index */
-    size_t *display; /* reader index -> display index */
-    size_t *group_of;  /* display index -> index into groups */
-    size_t *groups;    /* reader group indices, in display order */
+    size_t *order;        /* display index -> reader index */
+    size_t *display;      /* reader index -> display index */
+    size_t *group_of;     /* display index -> index into groups */
+    size_t *groups;       /* reader group indices, in display order */
     uint64_t *group_rank; /* per display group: the number the header gives */
     size_t group_count;
     uint64_t origin, duration; /* ticks */
@@ -197,7 +197,7 @@ typedef struct view_nest {
     size_t depth, capacity;
     uint32_t *open; /* per region: instances open */
     size_t region_count;
-    uint64_t now;       /* time of the last enter/leave, never decreasing */
+    uint64_t now; /* time of the last enter/leave, never decreasing */
     uint64_t unbalanced;
     const view_nest_hooks *hooks;
     void *ctx;
@@ -251,8 +251,8 @@ typedef struct view_lod {
     uint64_t sample_from, sample_span, sample_seq;
 } view_lod;
 
-uint64_t weft__view_edge(size_t bucket);       /* E_k of the histograms */
-size_t weft__view_bucket(uint64_t duration);   /* the bucket of a duration */
+uint64_t weft__view_edge(size_t bucket);     /* E_k of the histograms */
+size_t weft__view_bucket(uint64_t duration); /* the bucket of a duration */
 
 bool weft__view_lod_init(view_lod *l, uint64_t duration, size_t locations, size_t regions);
 void weft__view_lod_location(view_lod *l, size_t display_loc);
@@ -278,19 +278,53 @@ typedef struct view_stats {
 /* Record layouts in the spills (uint64_t words). */
 enum {
     /* a send or receive: the channel, the order among its channel, then data */
-    P2P_COMM, P2P_SENDER, P2P_RECEIVER, P2P_TAG, P2P_ORDER, P2P_LOC, P2P_SEQ, P2P_TIME, P2P_BYTES,
+    P2P_COMM,
+    P2P_SENDER,
+    P2P_RECEIVER,
+    P2P_TAG,
+    P2P_ORDER,
+    P2P_LOC,
+    P2P_SEQ,
+    P2P_TIME,
+    P2P_BYTES,
     P2P_WORDS,
     P2P_KEYS = P2P_SEQ + 1,
     /* a matched message, by receive time */
-    MSG_RECV = 0, MSG_LOC, MSG_SEQ, MSG_TRANSFER, MSG_SENDER, MSG_TAG, MSG_BYTES, MSG_COMM,
+    MSG_RECV = 0,
+    MSG_LOC,
+    MSG_SEQ,
+    MSG_TRANSFER,
+    MSG_SENDER,
+    MSG_TAG,
+    MSG_BYTES,
+    MSG_COMM,
     MSG_WORDS,
     /* a collective pair, by end time */
-    COL_END = 0, COL_LOC, COL_SEQ, COL_DUR, COL_OP, COL_COMM, COL_ROOT, COL_SENT, COL_RECEIVED,
+    COL_END = 0,
+    COL_LOC,
+    COL_SEQ,
+    COL_DUR,
+    COL_OP,
+    COL_COMM,
+    COL_ROOT,
+    COL_SENT,
+    COL_RECEIVED,
     COL_WORDS,
     /* a fork or join */
-    THR_TIME = 0, THR_LOC, THR_SEQ, THR_KIND, THR_TEAM, THR_WORDS,
+    THR_TIME = 0,
+    THR_LOC,
+    THR_SEQ,
+    THR_KIND,
+    THR_TEAM,
+    THR_WORDS,
     /* a detail visit, by end time, each location's in leave order */
-    VIS_END = 0, VIS_LOC, VIS_SEQ, VIS_DUR, VIS_DEPTH, VIS_REGION, VIS_WORDS,
+    VIS_END = 0,
+    VIS_LOC,
+    VIS_SEQ,
+    VIS_DUR,
+    VIS_DEPTH,
+    VIS_REGION,
+    VIS_WORDS,
     SORT_KEYS = 3 /* time, location, sequence */
 };
 
@@ -370,9 +404,9 @@ typedef struct view_page {
     size_t level_written[VIEW_MAX_LEVELS]; /* the levels in lod.levels, coarsest first */
     size_t levels_written;
     uint64_t profile_bins, profile_width;
-    uint64_t used; /* planned page bytes so far */
-    uint64_t rest; /* what the shares split */
-    uint64_t planned[4]; /* pyramid, profile, markers, detail */
+    uint64_t used;        /* planned page bytes so far */
+    uint64_t rest;        /* what the shares split */
+    uint64_t planned[4];  /* pyramid, profile, markers, detail */
     view_buf definitions; /* the header's definition fields, JSON */
     const char *created;
     char *trace_path;
@@ -381,8 +415,8 @@ typedef struct view_page {
 /* view_tables.c: each table built into T (compressed in memory). */
 bool weft__view_table_level(const view_state *s, size_t level, view_table *t);
 bool weft__view_table_profile(const view_state *s, uint64_t merge, view_table *t);
-bool weft__view_table_markers(view_state *s, int kind, bool all, uint64_t allowance,
-                              view_table *t, bool *cut, uint64_t *cut_at);
+bool weft__view_table_markers(view_state *s, int kind, bool all, uint64_t allowance, view_table *t,
+                              bool *cut, uint64_t *cut_at);
 bool weft__view_table_visits(view_state *s, uint64_t allowance, view_table *t, bool *cut,
                              uint64_t *cut_at);
 /* Moves a finished table into the page (its bytes counted in p->used). */

@@ -100,8 +100,8 @@ weft_status weft__view_defs_build(view_defs *d, const weft_trace_reader *r)
     for (size_t i = 0; i < r->region_count; i++) {
         const region_def *def = &r->regions[i];
         const char *file = weft__trace_string(r, def->file_ref);
-        weft_summary_kind kind = weft__summary_classify(
-            def->paradigm, def->role, weft__trace_string(r, def->name_ref), file);
+        weft_summary_kind kind = weft__summary_classify(def->paradigm, def->role,
+                                                        weft__trace_string(r, def->name_ref), file);
         d->paradigm[i] = (uint8_t)kind.paradigm;
         d->wait[i] = (uint8_t)kind.wait;
         d->region_file[i] = file_index(d, file);

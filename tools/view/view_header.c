@@ -13,9 +13,11 @@
 /* Length of the valid UTF-8 sequence at P (of at most N bytes), 0 if invalid. */
 static size_t utf8_length(const unsigned char *p, size_t n)
 {
-    size_t len = p[0] < 0x80 ? 1 : (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3
-                               : (p[0] & 0xf8) == 0xf0                          ? 4
-                                                                                : 0;
+    size_t len = p[0] < 0x80             ? 1
+                 : (p[0] & 0xe0) == 0xc0 ? 2
+                 : (p[0] & 0xf0) == 0xe0 ? 3
+                 : (p[0] & 0xf8) == 0xf0 ? 4
+                                         : 0;
     if (len == 0 || len > n || (len == 2 && p[0] < 0xc2) || (len == 4 && p[0] > 0xf4))
         return 0;
     for (size_t k = 1; k < len; k++) {
@@ -61,15 +63,45 @@ void weft__view_json_string(view_buf *out, const char *text)
 
 static const char *role_name(uint8_t role)
 {
-    static const char *const names[] = {
-        "unknown",          "function",       "wrapper",      "loop",          "code",
-        "parallel",         "sections",       "section",      "workshare",     "single",
-        "single_sblock",    "master",         "critical",     "critical_sblock", "atomic",
-        "barrier",          "implicit_barrier", "flush",      "ordered",       "ordered_sblock",
-        "task",             "task_create",    "task_wait",    "coll_one2all",  "coll_all2one",
-        "coll_all2all",     "coll_other",     "file_io",      "point2point",   "rma",
-        "data_transfer",    "artificial",     "thread_create", "thread_wait",  "task_untied",
-        "allocate",         "deallocate",     "reallocate",   "file_io_metadata"};
+    static const char *const names[] = {"unknown",
+                                        "function",
+                                        "wrapper",
+                                        "loop",
+                                        "code",
+                                        "parallel",
+                                        "sections",
+                                        "section",
+                                        "workshare",
+                                        "single",
+                                        "single_sblock",
+                                        "master",
+                                        "critical",
+                                        "critical_sblock",
+                                        "atomic",
+                                        "barrier",
+                                        "implicit_barrier",
+                                        "flush",
+                                        "ordered",
+                                        "ordered_sblock",
+                                        "task",
+                                        "task_create",
+                                        "task_wait",
+                                        "coll_one2all",
+                                        "coll_all2one",
+                                        "coll_all2all",
+                                        "coll_other",
+                                        "file_io",
+                                        "point2point",
+                                        "rma",
+                                        "data_transfer",
+                                        "artificial",
+                                        "thread_create",
+                                        "thread_wait",
+                                        "task_untied",
+                                        "allocate",
+                                        "deallocate",
+                                        "reallocate",
+                                        "file_io_metadata"};
     return role < sizeof(names) / sizeof(names[0]) ? names[role] : "unknown";
 }
 
@@ -178,8 +210,9 @@ bool weft__view_header_definitions(const view_state *s, view_buf *out)
 
 static void table_entry(view_buf *out, const view_built *b, size_t i)
 {
-    weft__view_buf_printf(out, "%s\"%s\":{\"count\":%" PRIu64 ",\"codec\":\"deflate\","
-                               "\"raw_bytes\":%" PRIu64 ",\"bytes\":%zu,\"columns\":[",
+    weft__view_buf_printf(out,
+                          "%s\"%s\":{\"count\":%" PRIu64 ",\"codec\":\"deflate\","
+                          "\"raw_bytes\":%" PRIu64 ",\"bytes\":%zu,\"columns\":[",
                           SEP(i), b->name, b->count, b->raw, b->payload.len);
     for (size_t c = 0; c < b->spec->columns; c++) {
         const view_column *col = &b->spec->column[c];
@@ -202,8 +235,9 @@ bool weft__view_header(const view_state *s, const view_page *p, const view_optio
 {
     const weft_trace_reader *r = &s->read;
     const view_stats *st = &s->stats;
-    weft__view_buf_printf(out, "{\"format\":\"weft-view\",\"version\":1,\"generator\":\"weft %s\","
-                               "\"trace\":",
+    weft__view_buf_printf(out,
+                          "{\"format\":\"weft-view\",\"version\":1,\"generator\":\"weft %s\","
+                          "\"trace\":",
                           WEFT_VERSION);
     weft__view_json_string(out, p->trace_path);
     weft__view_buf_printf(out, ",\"created\":\"%s\",", p->created);
@@ -230,10 +264,9 @@ bool weft__view_header(const view_state *s, const view_page *p, const view_optio
                               "%s{\"bins\":%" PRIu64 ",\"width\":%" PRIu64 ",\"table\":\"lod%zu\"}",
                               SEP(i), lv->bins, lv->width, p->level_written[i]);
     }
-    weft__view_buf_printf(out,
-                          "]},\"profile\":{\"bins\":%" PRIu64 ",\"width\":%" PRIu64
-                          ",\"table\":\"profile\"},",
-                          p->profile_bins, p->profile_width);
+    weft__view_buf_printf(
+        out, "]},\"profile\":{\"bins\":%" PRIu64 ",\"width\":%" PRIu64 ",\"table\":\"profile\"},",
+        p->profile_bins, p->profile_width);
     const view_detail *d = &s->detail;
     weft__view_buf_printf(out, "\"detail\":{\"windows\":[");
     if (d->have_window)

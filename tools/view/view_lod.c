@@ -22,7 +22,7 @@
 #define LEVEL_FACTOR 4
 #define MAX_FINEST_BINS 65536
 #define MIN_LEVEL_BINS 64
-#define MAX_CELLS (UINT64_C(1) << 24)   /* finest bins x locations */
+#define MAX_CELLS (UINT64_C(1) << 24) /* finest bins x locations */
 #define MAX_PROFILE_BINS 4096
 #define MAX_PROFILE_CELLS (UINT64_C(1) << 21) /* bins x regions: 48 MiB of counters */
 #define SAMPLE_VISITS 65536

@@ -38,18 +38,21 @@ weft_status weft__view_match(view_state *s)
         }
         int64_t transfer = (int64_t)(recv[P2P_TIME] - send[P2P_TIME]);
         uint64_t length = transfer < 0 ? (uint64_t)-transfer : (uint64_t)transfer;
-        uint64_t message[MSG_WORDS] = {
-            [MSG_RECV] = recv[P2P_TIME], [MSG_LOC] = recv[P2P_LOC],    [MSG_SEQ] = seq++,
-            [MSG_TRANSFER] = (uint64_t)transfer, [MSG_SENDER] = send[P2P_LOC],
-            [MSG_TAG] = send[P2P_TAG],    [MSG_BYTES] = send[P2P_BYTES], [MSG_COMM] = send[P2P_COMM]};
+        uint64_t message[MSG_WORDS] = {[MSG_RECV] = recv[P2P_TIME],
+                                       [MSG_LOC] = recv[P2P_LOC],
+                                       [MSG_SEQ] = seq++,
+                                       [MSG_TRANSFER] = (uint64_t)transfer,
+                                       [MSG_SENDER] = send[P2P_LOC],
+                                       [MSG_TAG] = send[P2P_TAG],
+                                       [MSG_BYTES] = send[P2P_BYTES],
+                                       [MSG_COMM] = send[P2P_COMM]};
         weft__view_spill_add(&s->messages, message);
         s->transfers[weft__view_bucket(length)]++;
-        s->stats.message_bytes_est += 3 + weft__view_uvar_length(weft__view_zigzag(transfer)) +
-                                      weft__view_uvar_length(send[P2P_LOC]) +
-                                      weft__view_uvar_length(recv[P2P_LOC]) +
-                                      weft__view_uvar_length(send[P2P_TAG]) +
-                                      weft__view_uvar_length(send[P2P_BYTES]) +
-                                      weft__view_uvar_length(send[P2P_COMM]);
+        s->stats.message_bytes_est +=
+            3 + weft__view_uvar_length(weft__view_zigzag(transfer)) +
+            weft__view_uvar_length(send[P2P_LOC]) + weft__view_uvar_length(recv[P2P_LOC]) +
+            weft__view_uvar_length(send[P2P_TAG]) + weft__view_uvar_length(send[P2P_BYTES]) +
+            weft__view_uvar_length(send[P2P_COMM]);
         s->stats.messages++;
         have_send = weft__view_spill_next(&s->sends, send);
         have_recv = weft__view_spill_next(&s->receives, recv);

@@ -35,8 +35,7 @@ bool weft__view_template_parts(size_t *before, size_t *after_start)
     return true;
 }
 
-static const char alphabet[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /* BYTES as base64 text in lines of 76 characters, each ending in '\n'. */
 static void base64(FILE *f, const unsigned char *bytes, size_t n)
@@ -90,8 +89,7 @@ uint64_t weft__view_write(const view_state *s, const view_page *p, const view_op
     view_buf header = {0};
     if (!weft__view_header(s, p, o, &header)) {
         weft__view_buf_free(&header);
-        fprintf(stderr, "%s: out of memory writing the page of '%s'\n", VIEW_COMMAND,
-                s->read.path);
+        fprintf(stderr, "%s: out of memory writing the page of '%s'\n", VIEW_COMMAND, s->read.path);
         return 0;
     }
     size_t tmp_size = strlen(path) + 32;
@@ -117,8 +115,9 @@ uint64_t weft__view_write(const view_state *s, const view_page *p, const view_op
     if (fclose(f) != 0)
         ok = false;
     if (ok && (uint64_t)size > o->max_bytes) {
-        fprintf(stderr, "%s: the page came out at %ld bytes, over the bound of %llu (a bug); "
-                        "nothing written\n",
+        fprintf(stderr,
+                "%s: the page came out at %ld bytes, over the bound of %llu (a bug); "
+                "nothing written\n",
                 VIEW_COMMAND, size, (unsigned long long)o->max_bytes);
         unlink(tmp);
         free(tmp);

@@ -51,9 +51,9 @@ static void b_visit(void *ctx, const view_frame *f, uint64_t end, uint64_t depth
     view_state *s = ctx;
     if (!chosen(&s->detail, f->start, end))
         return;
-    uint64_t record[VIS_WORDS] = {[VIS_END] = end,         [VIS_LOC] = s->loc,
-                                  [VIS_SEQ] = s->seq++,    [VIS_DUR] = end - f->start,
-                                  [VIS_DEPTH] = depth,     [VIS_REGION] = f->region};
+    uint64_t record[VIS_WORDS] = {[VIS_END] = end,      [VIS_LOC] = s->loc,
+                                  [VIS_SEQ] = s->seq++, [VIS_DUR] = end - f->start,
+                                  [VIS_DEPTH] = depth,  [VIS_REGION] = f->region};
     weft__view_spill_add(&s->visits, record);
 }
 
@@ -72,10 +72,15 @@ static weft_status message(view_state *s, const weft_trace_event *e, bool send, 
         s->stats.undefined++;
         return WEFT_OK;
     }
-    uint64_t record[P2P_WORDS] = {
-        [P2P_COMM] = comm,   [P2P_SENDER] = send ? own : peer, [P2P_RECEIVER] = send ? peer : own,
-        [P2P_TAG] = e->tag,  [P2P_ORDER] = posted,             [P2P_LOC] = s->loc,
-        [P2P_SEQ] = s->seq++, [P2P_TIME] = weft__view_time(s, e->time), [P2P_BYTES] = e->bytes};
+    uint64_t record[P2P_WORDS] = {[P2P_COMM] = comm,
+                                  [P2P_SENDER] = send ? own : peer,
+                                  [P2P_RECEIVER] = send ? peer : own,
+                                  [P2P_TAG] = e->tag,
+                                  [P2P_ORDER] = posted,
+                                  [P2P_LOC] = s->loc,
+                                  [P2P_SEQ] = s->seq++,
+                                  [P2P_TIME] = weft__view_time(s, e->time),
+                                  [P2P_BYTES] = e->bytes};
     weft__view_spill_add(send ? &s->sends : &s->receives, record);
     return WEFT_OK;
 }
@@ -124,19 +129,26 @@ static void collective_end(view_state *s, const weft_trace_event *e)
         return;
     }
     s->stats.collectives++;
-    uint64_t record[COL_WORDS] = {
-        [COL_END] = end,   [COL_LOC] = s->loc,   [COL_SEQ] = s->seq++,
-        [COL_DUR] = end - begin, [COL_OP] = e->op, [COL_COMM] = comm,
-        [COL_ROOT] = e->root == OTF2_UNDEFINED_UINT32 ? 0 : (uint64_t)e->root + 1,
-        [COL_SENT] = e->bytes, [COL_RECEIVED] = e->received};
+    uint64_t record[COL_WORDS] = {[COL_END] = end,
+                                  [COL_LOC] = s->loc,
+                                  [COL_SEQ] = s->seq++,
+                                  [COL_DUR] = end - begin,
+                                  [COL_OP] = e->op,
+                                  [COL_COMM] = comm,
+                                  [COL_ROOT] =
+                                      e->root == OTF2_UNDEFINED_UINT32 ? 0 : (uint64_t)e->root + 1,
+                                  [COL_SENT] = e->bytes,
+                                  [COL_RECEIVED] = e->received};
     weft__view_spill_add(&s->collectives, record);
 }
 
 static void thread_event(view_state *s, const weft_trace_event *e, uint64_t kind)
 {
     s->stats.thread_events++;
-    uint64_t record[THR_WORDS] = {[THR_TIME] = weft__view_time(s, e->time), [THR_LOC] = s->loc,
-                                  [THR_SEQ] = s->seq++, [THR_KIND] = kind,
+    uint64_t record[THR_WORDS] = {[THR_TIME] = weft__view_time(s, e->time),
+                                  [THR_LOC] = s->loc,
+                                  [THR_SEQ] = s->seq++,
+                                  [THR_KIND] = kind,
                                   [THR_TEAM] = kind == 0 ? e->number : 0};
     weft__view_spill_add(&s->threads, record);
 }
@@ -150,7 +162,7 @@ static weft_status enter(view_state *s, size_t region, uint64_t time)
         return WEFT_OK;
     }
     return weft__view_nest_enter(&s->nest, region, weft__view_time(s, time)) ? WEFT_OK
-                                                                           : WEFT_ERR_NO_MEMORY;
+                                                                             : WEFT_ERR_NO_MEMORY;
 }
 
 static void leave(view_state *s, size_t region, uint64_t time)

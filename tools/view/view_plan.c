@@ -46,8 +46,9 @@ weft_status weft__view_build_lod(view_state *s, view_page *p, const view_options
         return WEFT_ERR_NO_MEMORY;
     uint64_t header = p->definitions.len + HEADER_SPARE;
     if (header > o->max_bytes / 5) {
-        report(s, "the definitions take %" PRIu64 " bytes, more than 20 %% of the %" PRIu64
-                  " bytes --max-size allows",
+        report(s,
+               "the definitions take %" PRIu64 " bytes, more than 20 %% of the %" PRIu64
+               " bytes --max-size allows",
                header, o->max_bytes);
         return WEFT_ERR_RANGE;
     }
@@ -77,8 +78,9 @@ weft_status weft__view_build_lod(view_state *s, view_page *p, const view_options
             weft__view_table_free(&t);
             if (p->levels_written > 0)
                 break;
-            report(s, "the coarsest summary level takes %" PRIu64 " bytes, more than the %" PRIu64
-                      " bytes of its share",
+            report(s,
+                   "the coarsest summary level takes %" PRIu64 " bytes, more than the %" PRIu64
+                   " bytes of its share",
                    size, left);
             return WEFT_ERR_RANGE;
         }
@@ -236,8 +238,8 @@ weft_status weft__view_plan_detail(view_state *s, view_page *p, const view_optio
         double per_message = (double)s->stats.message_bytes_est / (double)s->stats.messages *
                              MESSAGE_RATIO * 4.0 / 3.0;
         uint64_t count = 0;
-        uint64_t budget_messages =
-            (uint64_t)(LONG_MESSAGES_SHARE * (double)p->planned[2] / (per_message > 1 ? per_message : 1));
+        uint64_t budget_messages = (uint64_t)(LONG_MESSAGES_SHARE * (double)p->planned[2] /
+                                              (per_message > 1 ? per_message : 1));
         d->have_min_transfer = threshold(s->transfers, budget_messages, &d->min_transfer, &count);
     }
     return WEFT_OK;

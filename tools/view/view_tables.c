@@ -160,8 +160,8 @@ static bool marker_row(int kind, const uint64_t *r, const view_detail *d, bool a
 
 /* Builds one marker table from its spill within ALLOWANCE page bytes.
  * *CUT_AT: the time of the first record left out, when it was cut. */
-bool weft__view_table_markers(view_state *s, int kind, bool all, uint64_t allowance,
-                              view_table *t, bool *cut, uint64_t *cut_at)
+bool weft__view_table_markers(view_state *s, int kind, bool all, uint64_t allowance, view_table *t,
+                              bool *cut, uint64_t *cut_at)
 {
     static const view_table_spec *const specs[] = {
         &weft__view_messages_spec, &weft__view_collectives_spec, &weft__view_threads_spec};

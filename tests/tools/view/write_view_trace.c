@@ -28,13 +28,40 @@
 
 enum { R_ITERATION, R_PARALLEL, R_FOR, R_BARRIER, R_SEND, R_RECV, R_ALLREDUCE, R_COUNT };
 enum {
-    S_EMPTY, S_ITERATION, S_PARALLEL, S_FOR, S_BARRIER, S_SEND, S_RECV, S_ALLREDUCE, S_FILE,
-    S_MPI, S_MACHINE, S_NODE, S_MASTER, S_THREAD, S_WORLD, S_RANK, S_COUNT
+    S_EMPTY,
+    S_ITERATION,
+    S_PARALLEL,
+    S_FOR,
+    S_BARRIER,
+    S_SEND,
+    S_RECV,
+    S_ALLREDUCE,
+    S_FILE,
+    S_MPI,
+    S_MACHINE,
+    S_NODE,
+    S_MASTER,
+    S_THREAD,
+    S_WORLD,
+    S_RANK,
+    S_COUNT
 };
-static const char *const strings[S_COUNT] = {
-    "", "iteration", "!$omp parallel @solver.c:40", "!$omp for @solver.c:42",
-    "!$omp implicit barrier @solver.c:47", "MPI_Send", "MPI_Recv", "MPI_Allreduce", "solver.c",
-    "MPI", "machine", "node", "Master thread", "OpenMP thread", "MPI_COMM_WORLD", "MPI Rank"};
+static const char *const strings[S_COUNT] = {"",
+                                             "iteration",
+                                             "!$omp parallel @solver.c:40",
+                                             "!$omp for @solver.c:42",
+                                             "!$omp implicit barrier @solver.c:47",
+                                             "MPI_Send",
+                                             "MPI_Recv",
+                                             "MPI_Allreduce",
+                                             "solver.c",
+                                             "MPI",
+                                             "machine",
+                                             "node",
+                                             "Master thread",
+                                             "OpenMP thread",
+                                             "MPI_COMM_WORLD",
+                                             "MPI Rank"};
 
 static uint64_t ranks = 16, threads = 4;
 
@@ -147,29 +174,28 @@ static void write_definitions(OTF2_Archive *archive, const uint64_t *events, uin
                                                       OTF2_UNDEFINED_LOCATION_GROUP),
               "location group");
         for (uint64_t t = 0; t < threads; t++)
-            check(OTF2_GlobalDefWriter_WriteLocation(g, location_id(r, t),
-                                                     t == 0 ? S_MASTER : S_THREAD,
-                                                     OTF2_LOCATION_TYPE_CPU_THREAD,
-                                                     events[r * threads + t], r),
+            check(OTF2_GlobalDefWriter_WriteLocation(
+                      g, location_id(r, t), t == 0 ? S_MASTER : S_THREAD,
+                      OTF2_LOCATION_TYPE_CPU_THREAD, events[r * threads + t], r),
                   "location");
     }
     uint64_t *members = malloc(ranks * sizeof(*members));
     for (uint64_t r = 0; r < ranks; r++)
         members[r] = location_id(r, 0);
     check(OTF2_GlobalDefWriter_WriteGroup(g, 0, S_EMPTY, OTF2_GROUP_TYPE_COMM_LOCATIONS,
-                                          OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                          (uint32_t)ranks, members),
+                                          OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)ranks,
+                                          members),
           "group");
     for (uint64_t r = 0; r < ranks; r++)
         members[r] = r;
     check(OTF2_GlobalDefWriter_WriteGroup(g, 1, S_EMPTY, OTF2_GROUP_TYPE_COMM_GROUP,
-                                          OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
-                                          (uint32_t)ranks, members),
+                                          OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, (uint32_t)ranks,
+                                          members),
           "group");
     free(members);
-    check(OTF2_GlobalDefWriter_WriteComm(g, 0, S_WORLD, 1, OTF2_UNDEFINED_COMM,
-                                         OTF2_COMM_FLAG_NONE),
-          "comm");
+    check(
+        OTF2_GlobalDefWriter_WriteComm(g, 0, S_WORLD, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
+        "comm");
 }
 
 /* Places in the middle iteration: rank 0's master in MPI_Allreduce (depth 1)
@@ -251,7 +277,7 @@ int main(int argc, char **argv)
     free(events);
     if (argc == 4 || argc == 6)
         write_expect(argv[argc - 1], iterations);
-    printf("%" PRIu64 " events, %" PRIu64 " iterations, %" PRIu64 " locations\n", total,
-           iterations, ranks * threads);
+    printf("%" PRIu64 " events, %" PRIu64 " iterations, %" PRIu64 " locations\n", total, iterations,
+           ranks * threads);
     return 0;
 }
