@@ -192,6 +192,12 @@ static weft_status on_markers(view_state *s, const weft_trace_event *e)
     case WEFT_TRACE_COLLECTIVE_END:
         collective_end(s, e);
         return WEFT_OK;
+    case WEFT_TRACE_NONBLOCKING_COLLECTIVE_END:
+        /* An MPI_I... collective's completion (OTF2 3): marked where it
+         * completed, as weft summary counts it; its request is not read. */
+        s->collective_open = false;
+        collective_end(s, e);
+        return WEFT_OK;
     case WEFT_TRACE_FORK:
         thread_event(s, e, 0);
         return WEFT_OK;

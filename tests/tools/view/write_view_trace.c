@@ -5,7 +5,9 @@
  * `!$omp parallel` holding `!$omp for` (of a length that varies with the
  * thread and the iteration) and `!$omp implicit barrier` up to a common end;
  * then the master joins, sends one message to the next rank (MPI_Send),
- * receives one from the previous (MPI_Recv) and calls MPI_Allreduce.
+ * receives one from the previous (MPI_Recv), calls MPI_Allreduce, and
+ * writes records weft's recorder never writes (ParameterUnsignedInt, an
+ * MPI_Ibarrier's NonBlockingCollectiveRequest and ...Complete).
  *
  *   write_view_trace DIR EVENTS [RANKS THREADS] [EXPECT.json]
  *
@@ -44,6 +46,7 @@ enum {
     S_THREAD,
     S_WORLD,
     S_RANK,
+    S_PARAMETER,
     S_COUNT
 };
 static const char *const strings[S_COUNT] = {"",
@@ -61,7 +64,8 @@ static const char *const strings[S_COUNT] = {"",
                                              "Master thread",
                                              "OpenMP thread",
                                              "MPI_COMM_WORLD",
-                                             "MPI Rank"};
+                                             "MPI Rank",
+                                             "iteration number"};
 
 static uint64_t ranks = 16, threads = 4;
 
@@ -126,6 +130,12 @@ static void write_location(OTF2_EvtWriter *w, uint64_t rank, uint64_t t, uint64_
         OTF2_EvtWriter_MpiCollectiveEnd(w, NULL, s + 9200, OTF2_COLLECTIVE_OP_ALLREDUCE, 0,
                                         OTF2_UNDEFINED_UINT32, 8, 8);
         OTF2_EvtWriter_Leave(w, NULL, s + 9300, R_ALLREDUCE);
+        /* Records weft's recorder never writes: an unsigned parameter and
+         * an MPI_Ibarrier's request and completion (OTF2 3). */
+        OTF2_EvtWriter_ParameterUnsignedInt(w, NULL, s + 9400, 0, i);
+        OTF2_EvtWriter_NonBlockingCollectiveRequest(w, NULL, s + 9500, i);
+        OTF2_EvtWriter_NonBlockingCollectiveComplete(w, NULL, s + 9800, OTF2_COLLECTIVE_OP_BARRIER,
+                                                     0, OTF2_UNDEFINED_UINT32, 0, 0, i);
         OTF2_EvtWriter_Leave(w, NULL, s + 9900, R_ITERATION);
     }
 }
@@ -162,6 +172,8 @@ static void write_definitions(OTF2_Archive *archive, const uint64_t *events, uin
                                                OTF2_REGION_FLAG_NONE, regions[r].file,
                                                regions[r].line, regions[r].line),
               "region");
+    check(OTF2_GlobalDefWriter_WriteParameter(g, 0, S_PARAMETER, OTF2_PARAMETER_TYPE_UINT64),
+          "parameter");
     check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, S_NODE, S_MACHINE,
                                                    OTF2_UNDEFINED_SYSTEM_TREE_NODE),
           "node");
@@ -239,7 +251,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "write_view_trace: 1 to %d locations\n", MAX_LOCATIONS);
         return 2;
     }
-    uint64_t per_iteration = ranks * (20 + 6 * (threads - 1));
+    uint64_t per_iteration = ranks * (23 + 6 * (threads - 1));
     uint64_t iterations = wanted / per_iteration ? wanted / per_iteration : 1;
     OTF2_Archive *archive =
         OTF2_Archive_Open(argv[1], "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
