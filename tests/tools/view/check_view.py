@@ -309,6 +309,23 @@ def check_big(c, args):
     browser(c, args, page, expect)
 
 
+def check_no_length(c, args):
+    """A trace whose ClockProperties give no length: weft view finds the
+    first and last event in a pass of its own; the origin is the first."""
+    trace = os.path.join(args.work, "trace")
+    run([args.writer_view, "--no-length", trace, "100000", "2", "2"], what="write_view_trace")
+    page = os.path.join(args.work, "no_length.html")
+    header, tables, summary = view(c, args, trace, page)
+    everything(c, header, summary)
+    # the first event at 1000 (an enter), the last at 1000 + (n - 1) * 10000 + 9900
+    iterations = 100000 // (2 * (23 + 6))
+    c.equal(header["timer"], {"resolution": 10 ** 9, "origin": "1000",
+                              "duration": (iterations - 1) * 10000 + 9900}, "timer")
+    c.equal(min(e - d for e, d in zip(tables["visits"]["end"], tables["visits"]["dur"])), 0,
+            "the first visit starts at the origin")
+    browser(c, args, page)
+
+
 def selected(full, header):
     """The visits of FULL (every visit) the detail of HEADER promises, in order."""
     d = header["detail"]
@@ -409,7 +426,7 @@ def check_recorded(c, args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scenario", choices=["known", "other_writer", "program", "big", "bounded",
-                                             "omp", "mpi", "hybrid"])
+                                             "no_length", "omp", "mpi", "hybrid"])
     parser.add_argument("--weft", required=True)
     parser.add_argument("--work", required=True, help="emptied first")
     parser.add_argument("--page-dir", required=True, help="tools/view/page with node_modules")
@@ -431,7 +448,7 @@ def main():
     if args.scenario == "program":  # the sound trace with a ProgramBegin/End pair
         args.variant = "with_program"
     {"known": check_known, "other_writer": check_other_writer, "program": check_other_writer,
-     "big": check_big,
+     "big": check_big, "no_length": check_no_length,
      "bounded": check_bounded, "omp": check_recorded, "mpi": check_recorded,
      "hybrid": check_recorded}[args.scenario](c, args)
     if c.problems:

@@ -9,7 +9,7 @@
  * writes records weft's recorder never writes (ParameterUnsignedInt, an
  * MPI_Ibarrier's NonBlockingCollectiveRequest and ...Complete).
  *
- *   write_view_trace DIR EVENTS [RANKS THREADS] [EXPECT.json]
+ *   write_view_trace [--no-length] DIR EVENTS [RANKS THREADS] [EXPECT.json]
  *
  * With EXPECT.json it also writes, for browser_test.mjs, places in the
  * middle iteration where a known region runs (see `expect` below). The
@@ -68,6 +68,7 @@ static const char *const strings[S_COUNT] = {"",
                                              "iteration number"};
 
 static uint64_t ranks = 16, threads = 4;
+static bool no_length; /* --no-length: a trace length of 0, as some converters write */
 
 static void check(OTF2_ErrorCode rc, const char *what)
 {
@@ -148,8 +149,8 @@ static uint64_t location_id(uint64_t rank, uint64_t t)
 static void write_definitions(OTF2_Archive *archive, const uint64_t *events, uint64_t iterations)
 {
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(archive);
-    check(OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 0,
-                                                    BASE + iterations * PERIOD + BASE, 0),
+    check(OTF2_GlobalDefWriter_WriteClockProperties(
+              g, 1000000000, 0, no_length ? 0 : BASE + iterations * PERIOD + BASE, 0),
           "clock");
     for (uint32_t s = 0; s < S_COUNT; s++)
         check(OTF2_GlobalDefWriter_WriteString(g, s, strings[s]), "string");
@@ -238,8 +239,13 @@ static void write_expect(const char *path, uint64_t iterations)
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--no-length") == 0) {
+        no_length = true;
+        argc--, argv++;
+    }
     if (argc != 3 && argc != 4 && argc != 5 && argc != 6) {
-        fprintf(stderr, "usage: write_view_trace DIR EVENTS [RANKS THREADS] [EXPECT.json]\n");
+        fprintf(stderr, "usage: write_view_trace [--no-length] DIR EVENTS [RANKS THREADS] "
+                        "[EXPECT.json]\n");
         return 2;
     }
     uint64_t wanted = strtoull(argv[2], NULL, 10);
