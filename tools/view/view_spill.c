@@ -93,7 +93,8 @@ void weft__view_spill_add(view_spill *s, const uint64_t *record)
     if (s->failed)
         return;
     if (!s->buffer) {
-        s->buffer_capacity = BUFFER_BYTES / (s->words * sizeof(uint64_t));
+        if (s->buffer_capacity == 0) /* the tests set a small one */
+            s->buffer_capacity = BUFFER_BYTES / (s->words * sizeof(uint64_t));
         s->buffer = malloc(s->buffer_capacity * s->words * sizeof(uint64_t));
         if (!s->buffer) {
             s->failed = true;
