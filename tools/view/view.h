@@ -226,7 +226,6 @@ typedef struct view_level {
 
 typedef struct view_lod {
     size_t location_count, region_count;
-    uint64_t duration;
     uint64_t n0, w0;
     size_t level_count;
     view_level levels[VIEW_MAX_LEVELS];
@@ -352,7 +351,6 @@ typedef struct view_state {
     size_t loc;   /* display index of the location being read */
     uint64_t seq; /* records spilled, for a total order */
     size_t program_region;
-    uint64_t last_visit_end; /* pass B: per location */
     /* the range pass */
     bool any_time;
     uint64_t first_time, last_time;

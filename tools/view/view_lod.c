@@ -136,7 +136,7 @@ size_t weft__view_bucket(uint64_t d)
 
 bool weft__view_lod_init(view_lod *l, uint64_t duration, size_t locations, size_t regions)
 {
-    *l = (view_lod){.location_count = locations, .region_count = regions, .duration = duration};
+    *l = (view_lod){.location_count = locations, .region_count = regions};
     uint64_t n = 1, locs = locations ? locations : 1;
     while (n * LEVEL_FACTOR <= MAX_FINEST_BINS && n * LEVEL_FACTOR <= duration &&
            n * LEVEL_FACTOR * locs <= MAX_CELLS)
