@@ -15,8 +15,9 @@ before their parents and one depth never overlapping; the profile summed
 over bins equal to `weft summary --format json` (visits, inclusive and
 exclusive ticks of every region), and the event, message and collective
 counts equal to the summary's. Scenarios add exact contents (known,
-other_writer, program), the detail chosen under a small bound (bounded,
-window) and real recordings (omp, mpi, hybrid).
+other_writer, program), the detail chosen under a small bound (bounded), a
+trace without a length (no_length), a converted EPILOG trace (converted),
+big generated traces (big) and real recordings (omp, mpi, hybrid).
 Exit status 77 (skipped) when node is not installed."""
 
 import argparse
@@ -309,6 +310,24 @@ def check_big(c, args):
     browser(c, args, page, expect)
 
 
+def check_converted(c, args):
+    """An EPILOG trace of the POMP era (write_epilog's hybrid scenario: two
+    processes of two threads, parallel regions, locks, messages,
+    collectives) converted by weft convert, then viewed."""
+    elg = os.path.join(args.work, "hybrid.elg")
+    run([args.writer_epilog, "hybrid", elg], what="write_epilog")
+    trace = os.path.join(args.work, "converted")
+    run([args.weft, "convert", elg, trace], what="weft convert")
+    page = os.path.join(args.work, "converted.html")
+    header, tables, summary = view(c, args, trace, page)
+    everything(c, header, summary)
+    c.equal(header["groups"]["rank"], [0, 1], "ranks")
+    c.equal(len(header["locations"]["name"]), 4, "locations")
+    c.expect(header["stats"]["messages"] > 0 and header["stats"]["collectives"] > 0 and
+             header["stats"]["thread_events"] > 0, f"markers: {header['stats']}")
+    browser(c, args, page)
+
+
 def check_no_length(c, args):
     """A trace whose ClockProperties give no length: weft view finds the
     first and last event in a pass of its own; the origin is the first."""
@@ -426,13 +445,14 @@ def check_recorded(c, args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scenario", choices=["known", "other_writer", "program", "big", "bounded",
-                                             "no_length", "omp", "mpi", "hybrid"])
+                                             "no_length", "converted", "omp", "mpi", "hybrid"])
     parser.add_argument("--weft", required=True)
     parser.add_argument("--work", required=True, help="emptied first")
     parser.add_argument("--page-dir", required=True, help="tools/view/page with node_modules")
     parser.add_argument("--writer-known")
     parser.add_argument("--writer-broken")
     parser.add_argument("--writer-view")
+    parser.add_argument("--writer-epilog")
     parser.add_argument("--variant", default="good")
     parser.add_argument("--events", type=int, default=5000000)
     parser.add_argument("--program")
@@ -448,7 +468,7 @@ def main():
     if args.scenario == "program":  # the sound trace with a ProgramBegin/End pair
         args.variant = "with_program"
     {"known": check_known, "other_writer": check_other_writer, "program": check_other_writer,
-     "big": check_big, "no_length": check_no_length,
+     "big": check_big, "no_length": check_no_length, "converted": check_converted,
      "bounded": check_bounded, "omp": check_recorded, "mpi": check_recorded,
      "hybrid": check_recorded}[args.scenario](c, args)
     if c.problems:
