@@ -316,7 +316,15 @@ static void report_done(const view_state *s, const view_page *p, const view_opti
     else
         printf("%" PRIu64 " of %" PRIu64 " visits embedded (a detail window and the long visits)\n",
                visits->count, s->stats.visits);
-    printf("open it in any browser: file://%s\n", path);
+    printf("open it in any browser: file://");
+    /* A URL: bytes other than letters, digits and -._~/ percent-encoded. */
+    for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+        if (isalnum(*c) || strchr("-._~/", *c))
+            putchar(*c);
+        else
+            printf("%%%02X", *c);
+    }
+    putchar('\n');
     if (s->stats.unbalanced > 0)
         fprintf(
             stderr,
