@@ -24,6 +24,7 @@ weft_cli_command_fn weft__cli_convert;
 weft_cli_command_fn weft__cli_info;
 weft_cli_command_fn weft__cli_summary;
 weft_cli_command_fn weft__cli_run; /* returns only on error: the process becomes PROGRAM */
+weft_cli_command_fn weft__cli_view;
 
 /* Prints "weft CMD: <message>; run 'weft CMD --help' for usage" on stderr, as
  * one line, and returns WEFT_CLI_EXIT_USAGE. The message is formatted from FMT

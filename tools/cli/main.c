@@ -31,6 +31,8 @@ static const command commands[] = {
                 weft__cli_run},
     {"summary", "print a per-region profile (visits, inclusive/exclusive time) of a trace",
                 weft__cli_summary},
+    {"view",    "write the timeline of a trace as one HTML page for any browser, offline",
+                weft__cli_view},
 };
 /* clang-format on */
 

@@ -56,8 +56,9 @@ static void print(weft_cli_progress *p, uint64_t events_read, size_t locations_d
     if (share > 1.0)
         share = 1.0;
     fprintf(stderr,
-            "%s%s: reading events: %3.0f%% (%zu of %zu locations, %" PRIu64 " events, %.1f s)%s",
-            p->terminal ? "\r" : "", p->command ? p->command : "weft summary", 100.0 * share,
+            "%s%s: %s: %3.0f%% (%zu of %zu locations, %" PRIu64 " events, %.1f s)%s",
+            p->terminal ? "\r" : "", p->command ? p->command : "weft summary",
+            p->what ? p->what : "reading events", 100.0 * share,
             locations_done, p->locations, events_read, t - p->start_s,
             p->terminal ? "\033[K" : "\n");
     fflush(stderr);

@@ -24,6 +24,7 @@ typedef struct weft_cli_progress {
     uint64_t events;  /* events the definitions announce; 0 when unknown */
     size_t locations; /* locations to read */
     const char *command; /* "weft summary", "weft check": starts each line */
+    const char *what;    /* what is going on; NULL: "reading events" */
 } weft_cli_progress;
 
 /* The value of --progress: NULL (the option alone) is always. False for

@@ -64,13 +64,13 @@ static OTF2_CallbackCode on_region(void *user_data, OTF2_RegionRef self, OTF2_St
 {
     (void)description;
     (void)flags;
-    (void)begin_line;
     (void)end_line;
     weft_trace_reader *st = user_data;
     region_def def = {.ref = self,
                       .name_ref = name,
                       .canonical_ref = canonical_name,
                       .file_ref = source_file,
+                      .begin_line = begin_line,
                       .paradigm = paradigm,
                       .role = role};
     region_def *grown =
@@ -87,13 +87,13 @@ static OTF2_CallbackCode on_location_group(void *user_data, OTF2_LocationGroupRe
                                            OTF2_SystemTreeNodeRef parent,
                                            OTF2_LocationGroupRef creator)
 {
-    (void)name;
     (void)parent;
     (void)creator;
     weft_trace_reader *st = user_data;
     /* Without an MPI location list, a location group's id is its rank, as in
      * Score-P's and weft's traces. */
     group_def def = {.ref = self,
+                     .name_ref = name,
                      .type = type,
                      .rank = self < WEFT_TRACE_NO_RANK ? (uint32_t)self : WEFT_TRACE_NO_RANK};
     group_def *grown =

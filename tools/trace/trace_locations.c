@@ -128,6 +128,7 @@ static weft_status read_all(weft_trace_reader *st, OTF2_Reader *reader,
     weft_cli_progress progress;
     weft__cli_progress_start(&progress, st->progress, announced_events(st), st->location_count);
     progress.command = st->command;
+    progress.what = st->progress_what;
     for (st->current = 0; st->current < st->location_count; st->current++) {
         weft__cli_progress_update(&progress, st->event_count, st->current);
         weft_status status = read_location(st, reader, have_def_files, cb, hooks, &progress);

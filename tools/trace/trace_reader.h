@@ -35,12 +35,14 @@ typedef struct region_def {
     uint64_t name_ref;
     uint64_t canonical_ref;
     uint64_t file_ref;
-    uint8_t paradigm; /* OTF2_Paradigm */
-    uint8_t role;     /* OTF2_RegionRole */
+    uint32_t begin_line; /* 0 when unknown */
+    uint8_t paradigm;    /* OTF2_Paradigm */
+    uint8_t role;        /* OTF2_RegionRole */
 } region_def;
 
 typedef struct group_def { /* a location group */
     uint64_t ref;
+    uint64_t name_ref;
     uint8_t type; /* OTF2_LocationGroupType */
     uint32_t rank;
 } group_def;
@@ -217,6 +219,7 @@ struct weft_trace_reader {
     uint32_t current_rank; /* its world rank */
     uint64_t event_count;  /* events read so far */
     weft_progress_mode progress;
+    const char *progress_what;   /* what the progress lines say is going on; NULL: reading events */
     weft_trace_handler *handler; /* set by weft__trace_read_events */
     weft_status failure;         /* why a handler stopped the reading */
 

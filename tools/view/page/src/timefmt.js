@@ -58,7 +58,8 @@ export function niceStep(minSeconds) {
 // Tick positions (seconds) for [t0, t1] seconds over `widthPx` pixels with
 // at least `minSpacingPx` between labels; also the label base: when the
 // ticks are far from zero relative to their spacing, labels count from
-// `base` (a round time shown once) so they stay short.
+// `base` (a round time shown once, a multiple of ten steps at or before
+// t0) so they stay short: "+500 µs", not "+300000 µs".
 export function axisTicks(t0, t1, widthPx, minSpacingPx = 90) {
     const span = Math.max(t1 - t0, 1e-12);
     const step = niceStep((span * minSpacingPx) / Math.max(widthPx, 1));
@@ -71,8 +72,8 @@ export function axisTicks(t0, t1, widthPx, minSpacingPx = 90) {
     }
     let base = 0;
     if (first / step > 1000) {
-        const coarse = niceStep(step * 1000);
-        base = Math.floor(t0 / coarse) * coarse;
+        const coarse = step * 10;
+        base = Math.floor(t0 / coarse + 1e-9) * coarse;
     }
     return { step, ticks, base };
 }

@@ -29,6 +29,10 @@ test('axis ticks step by 1, 2 or 5 and count from a base when far from zero', ()
     assert.equal(formatTime(0.02, 0.01), '20 ms');
     const far = axisTicks(12.3, 12.3 + 1e-5, 1000, 100);
     assert.ok(far.base > 0 && far.base <= 12.3);
+    // Labels counted from the base stay within a few dozen steps of it.
+    const zoomed = axisTicks(0.8, 0.8025, 860, 90); // the README screenshot's view
+    assert.ok(zoomed.base > 0.79 && zoomed.base <= 0.8);
+    for (const t of zoomed.ticks) assert.ok(t - zoomed.base < 40 * zoomed.step, `tick ${t}`);
     assert.equal(formatTimeInSpan(0.0657, 0.0657), '65.70 ms');
 });
 
