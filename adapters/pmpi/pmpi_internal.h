@@ -29,6 +29,12 @@
  * Collective over MPI_COMM_WORLD. */
 void weft__pmpi_job_start(void);
 
+/* Inside the MPI_Finalize region, before its leave: a barrier on weft's own
+ * communicator, so that every rank's MPI_Finalize spans the moment all of
+ * them got there, as analyzers that treat it as synchronising expect.
+ * Collective. */
+void weft__pmpi_job_finish_sync(void);
+
 /* Before PMPI_Finalize, on the calling thread: last clock offsets, then the
  * recorder writes the trace of the whole job. Collective. */
 void weft__pmpi_job_finish(void);

@@ -122,6 +122,12 @@ void weft__pmpi_job_start(void)
     weft__pmpi_clock_sync(private_comm);
 }
 
+void weft__pmpi_job_finish_sync(void)
+{
+    if (private_comm != MPI_COMM_NULL)
+        PMPI_Barrier(private_comm);
+}
+
 void weft__pmpi_job_finish(void)
 {
     if (private_comm == MPI_COMM_NULL)

@@ -112,7 +112,12 @@ def completion(count, requests, statuses, one_status, end):
 KINDS = {
     "plain": Kind(),
     "init": Kind(post=["if (ret == MPI_SUCCESS)", "    weft__pmpi_job_start();"]),
-    "finalize": Kind(leave_first=True, pre="weft__pmpi_job_finish();"),
+    # The barrier between enter and leave makes every rank's MPI_Finalize
+    # overlap the others', as Scalasca's analyzer expects of a call it
+    # treats as synchronising (without it, scout reports a clock condition
+    # violation when one rank leaves before another enters).
+    "finalize": Kind(leave_first=True, locals_="weft__pmpi_job_finish_sync();",
+                     pre="weft__pmpi_job_finish();"),
     "send": Kind(pre="weft__pmpi_send({count}, {datatype}, {dest}, {tag}, {comm});"),
     "recv": Kind(status="status", post="weft__pmpi_recv(ret, weft_recv_status, {comm});"),
     "sendrecv": Kind(status="status",

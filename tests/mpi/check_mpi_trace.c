@@ -117,6 +117,7 @@ int main(int argc, char **argv)
         printf("check_mpi_trace: basics (balanced regions, time order, records): %s\n",
                basic_failures ? "FAILED" : "ok");
         mpi_check_locations(&ctx, s->threads, s->min_offsets);
+        mpi_check_finalize_overlap(&ctx);
         mpi_check_comm_definitions(&ctx);
         mpi_check_mpi_events(&ctx);
         check_expected_calls(&ctx, s);

@@ -117,6 +117,8 @@ long mpi_program_count(const mpi_ctx *ctx, uint32_t rank, const char *name);
 /* mpi_check_basics.c: per location balanced nesting, non-decreasing time,
  * no unhandled records, enter == leave per region; clock properties. */
 void mpi_check_basics(const mpi_ctx *ctx);
+/* Every rank's MPI_Finalize region overlaps every other's. */
+void mpi_check_finalize_overlap(const mpi_ctx *ctx);
 /* One location group per rank (id = rank, PROCESS), locations with the
  * Score-P ids, `threads` per rank; ClockOffset records (at least
  * min_offsets per location, in increasing time). */

@@ -99,3 +99,40 @@ void mpi_check_locations(const mpi_ctx *ctx, uint32_t threads, uint32_t min_offs
         }
     }
 }
+
+/* Scalasca's analyzer takes MPI_Finalize as a point where every rank meets:
+ * a rank that leaves it before another enters is a clock condition
+ * violation to it. weft's MPI_Finalize spans a barrier, so the regions of
+ * all ranks overlap (times with the clock offsets applied). */
+void mpi_check_finalize_overlap(const mpi_ctx *ctx)
+{
+    const trace_model *t = ctx->t;
+    const trace_region *fin = trace_region_by_name(t, "MPI_Finalize");
+    if (!fin) {
+        mpi_fail("finalize: no MPI_Finalize region");
+        return;
+    }
+    uint64_t last_enter = 0, first_leave = UINT64_MAX;
+    uint32_t seen = 0;
+    for (uint32_t rank = 0; rank < ctx->ranks; rank++) {
+        const trace_location_stats *loc = mpi_location(ctx, rank, 0);
+        for (size_t i = 0; loc && i < loc->event_list_len; i++) {
+            const trace_event *e = &loc->events[i];
+            if ((e->kind != TRACE_EVENT_ENTER && e->kind != TRACE_EVENT_LEAVE) ||
+                e->region != fin->id)
+                continue;
+            if (e->kind == TRACE_EVENT_ENTER) {
+                seen++;
+                if (e->time > last_enter)
+                    last_enter = e->time;
+            } else if (e->time < first_leave) {
+                first_leave = e->time;
+            }
+        }
+    }
+    MPI_CHECK_EQ(seen, ctx->ranks, "finalize: ranks that entered MPI_Finalize");
+    if (seen && last_enter > first_leave)
+        mpi_fail("finalize: a rank left MPI_Finalize %" PRIu64
+                 " ticks before the last one entered it",
+                 last_enter - first_leave);
+}
