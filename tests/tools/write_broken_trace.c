@@ -7,7 +7,9 @@
  * The trace: rank 0 with two threads (an OpenMP team, a lock both take in
  * turn), rank 1 with one; rank 0 sends rank 1 one message and both call one
  * MPI_Allreduce. Times are nanoseconds after BASE. Variants: see `variants`
- * below; each changes one thing. */
+ * below; each changes one thing. escape_names puts terminal escape
+ * sequences into the names of region foo and of thread 1 (with the defects
+ * of leave_mismatch and team_unbalanced, so that problem lines name both). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdbool.h>
@@ -43,7 +45,8 @@ static const char *const variants[] = {"good",
                                        "peer_outside_comm",
                                        "with_program",
                                        "fork_outside_region",
-                                       "program_without_region"};
+                                       "program_without_region",
+                                       "escape_names"};
 
 static bool is(const char *name)
 {
@@ -133,7 +136,8 @@ static void rank0_master(OTF2_EvtWriter *w)
     OTF2_EvtWriter_Enter(w, NULL, BASE + 40, R_FOO);
     OTF2_EvtWriter_ThreadAcquireLock(w, NULL, BASE + 50, OTF2_PARADIGM_OPENMP, LOCK, 1);
     OTF2_EvtWriter_ThreadReleaseLock(w, NULL, BASE + 60, OTF2_PARADIGM_OPENMP, LOCK, 1);
-    OTF2_EvtWriter_Leave(w, NULL, BASE + 70, is("leave_mismatch") ? R_MAIN : R_FOO);
+    bool mismatch = is("leave_mismatch") || is("escape_names");
+    OTF2_EvtWriter_Leave(w, NULL, BASE + 70, mismatch ? R_MAIN : R_FOO);
     OTF2_EvtWriter_ThreadTeamEnd(w, NULL, BASE + 80, COMM_TEAM);
     if (!is("fork_without_join"))
         OTF2_EvtWriter_ThreadJoin(w, NULL, BASE + 90, OTF2_PARADIGM_OPENMP);
@@ -164,7 +168,7 @@ static void rank0_thread1(OTF2_EvtWriter *w)
         OTF2_EvtWriter_ThreadReleaseLock(w, NULL, BASE + 75, OTF2_PARADIGM_OPENMP, LOCK, 2);
     }
     OTF2_EvtWriter_Leave(w, NULL, BASE + 76, R_FOO);
-    if (!is("team_unbalanced"))
+    if (!is("team_unbalanced") && !is("escape_names"))
         OTF2_EvtWriter_ThreadTeamEnd(w, NULL, BASE + 80, COMM_TEAM);
 }
 
@@ -225,8 +229,15 @@ static void write_definitions(OTF2_Archive *archive)
 {
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(archive);
     check(OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, BASE, 400, 0), "clock");
-    for (uint32_t s = 0; s < STR_COUNT; s++)
-        check(OTF2_GlobalDefWriter_WriteString(g, s, strings[s]), "string");
+    for (uint32_t s = 0; s < STR_COUNT; s++) {
+        const char *text = strings[s];
+        if (is("escape_names") && s == STR_FOO) /* clear the screen, ring, 8-bit CSI */
+            text = "foo\x1b[2J\a\xc2\x9b"
+                   "31m";
+        if (is("escape_names") && s == STR_THREAD1) /* set the window title */
+            text = "OpenMP \x1b]0;owned\x07thread 1";
+        check(OTF2_GlobalDefWriter_WriteString(g, s, text), "string");
+    }
     static const struct {
         uint32_t name;
         OTF2_RegionRole role;

@@ -4,6 +4,7 @@
  * command line. */
 #include "check_internal.h"
 #include "cli.h"
+#include "escape.h"
 #include "progress.h"
 
 #include <errno.h>
@@ -129,7 +130,7 @@ void weft__check_problem(check_state *c, const check_at *at, const char *fmt, ..
     va_start(ap, fmt);
     vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
-    printf("weft check: %s: %s\n", where, what);
+    weft__cli_line(stdout, "weft check: %s: %s", where, what);
 }
 
 bool weft__check_push(check_vec *v, const void *item, size_t size)
@@ -263,20 +264,23 @@ int weft__cli_check(int argc, char **argv)
     if (status == WEFT_OK)
         status = weft__check_match(&c);
     if (status == WEFT_ERR_NO_MEMORY)
-        fprintf(stderr, "weft check: out of memory checking '%s'\n", anchor);
+        weft__cli_line(stderr, "weft check: out of memory checking '%s'", anchor);
 
     if (status == WEFT_OK) {
         if (c.problems == 0)
-            printf("weft check: sound: %" PRIu64 " events in %zu locations, %" PRIu64
-                   " messages and %" PRIu64 " collectives matched, %" PRIu64 " lock events: %s\n",
-                   c.read.event_count, c.read.location_count, c.matched_messages,
-                   c.matched_collectives, (uint64_t)c.locks.count, anchor);
+            weft__cli_line(stdout,
+                           "weft check: sound: %" PRIu64 " events in %zu locations, %" PRIu64
+                           " messages and %" PRIu64 " collectives matched, %" PRIu64
+                           " lock events: %s",
+                           c.read.event_count, c.read.location_count, c.matched_messages,
+                           c.matched_collectives, (uint64_t)c.locks.count, anchor);
         else
-            printf("weft check: %" PRIu64 " problem%s (%" PRIu64 " shown) in %" PRIu64
-                   " events of %zu locations: %s\n",
-                   c.problems, c.problems == 1 ? "" : "s",
-                   c.max_errors && c.problems > c.max_errors ? c.max_errors : c.problems,
-                   c.read.event_count, c.read.location_count, anchor);
+            weft__cli_line(stdout,
+                           "weft check: %" PRIu64 " problem%s (%" PRIu64 " shown) in %" PRIu64
+                           " events of %zu locations: %s",
+                           c.problems, c.problems == 1 ? "" : "s",
+                           c.max_errors && c.problems > c.max_errors ? c.max_errors : c.problems,
+                           c.read.event_count, c.read.location_count, anchor);
     }
     bool sound = status == WEFT_OK && c.problems == 0;
     free_check(&c);

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "convert_epilog.h"
 #include "convert_otf1.h"
+#include "escape.h"
 #include "progress.h"
 
 static void print_help(void)
@@ -95,11 +96,11 @@ int weft__cli_convert(int argc, char **argv)
     if (format && strcmp(format, "otf") == 0)
         return weft__convert_otf1(o.input, o.output, o.keep_partial, o.progress);
     if (!format || strcmp(format, "epilog") != 0) {
-        fprintf(stderr, "weft convert: '%s' %s\n", o.input,
-                !format ? "is not a trace weft convert knows (EPILOG, OTF)"
-                : strcmp(format, "unreadable") == 0
-                    ? "cannot be read"
-                    : "is a directory without epik.esd: not an EPIK archive");
+        weft__cli_line(stderr, "weft convert: '%s' %s", o.input,
+                       !format ? "is not a trace weft convert knows (EPILOG, OTF)"
+                       : strcmp(format, "unreadable") == 0
+                           ? "cannot be read"
+                           : "is a directory without epik.esd: not an EPIK archive");
         return WEFT_CLI_EXIT_FAILURE;
     }
     return weft__convert_epilog(&o);

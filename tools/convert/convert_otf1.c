@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "convert_otf1_internal.h"
+#include "escape.h"
 #include "progress.h"
 #include "weft/recorder.h"
 #include "weft/trace_writer.h"
@@ -431,20 +432,20 @@ static uint64_t close_open(otf_convert *c)
 static void report(const otf_convert *c, uint64_t closed)
 {
     if (c->receives_without_size)
-        fprintf(stderr,
-                "weft convert: %llu receives of length 0 came before their send: their "
-                "size is written as 0\n",
-                (unsigned long long)c->receives_without_size);
+        weft__cli_line(stderr,
+                       "weft convert: %llu receives of length 0 came before their send: their "
+                       "size is written as 0",
+                       (unsigned long long)c->receives_without_size);
     if (closed)
-        fprintf(stderr,
-                "weft convert: %llu functions left open were closed at their process's "
-                "last event\n",
-                (unsigned long long)closed);
+        weft__cli_line(stderr,
+                       "weft convert: %llu functions left open were closed at their process's "
+                       "last event",
+                       (unsigned long long)closed);
     if (c->out.time_fixes)
-        fprintf(stderr,
-                "weft convert: %llu events earlier than the one before them on their "
-                "process got that one's time\n",
-                (unsigned long long)c->out.time_fixes);
+        weft__cli_line(stderr,
+                       "weft convert: %llu events earlier than the one before them on their "
+                       "process got that one's time",
+                       (unsigned long long)c->out.time_fixes);
 }
 
 int weft__convert_otf1(const char *input, const char *output, bool keep_partial, int progress)
@@ -494,7 +495,7 @@ int weft__convert_otf1(const char *input, const char *output, bool keep_partial,
     }
     goto out;
 report_error:
-    fprintf(stderr, "weft convert: '%s': %s\n", input, c.err);
+    weft__cli_line(stderr, "weft convert: '%s': %s", input, c.err);
 out:
     weft__convert_output_abandon(&c.out, c.resolution, keep_partial, output);
     weft__otf1_free_tables(&c);

@@ -4,6 +4,7 @@
  * in summary_read.c and summary_{text,csv,json}.c; this file only decides
  * what to do and how to exit. */
 #include "cli.h"
+#include "escape.h"
 #include "summary.h"
 #include "progress.h"
 
@@ -207,23 +208,23 @@ static int parse_options(int argc, char **argv, options *opt)
 static void warn_about(const weft_summary *s)
 {
     if (s->unbalanced_count > 0) {
-        fprintf(stderr,
-                "weft summary: warning: %" PRIu64 " unbalanced enter/leave event(s) in '%s' "
-                "(a leave without its enter, or a region left open); open regions were "
-                "closed at their location's last enter/leave\n",
-                s->unbalanced_count, s->trace_path);
+        weft__cli_line(stderr,
+                       "weft summary: warning: %" PRIu64 " unbalanced enter/leave event(s) in '%s' "
+                       "(a leave without its enter, or a region left open); open regions were "
+                       "closed at their location's last enter/leave",
+                       s->unbalanced_count, s->trace_path);
     }
     if (s->undefined_region_count > 0) {
-        fprintf(stderr,
-                "weft summary: warning: %" PRIu64 " enter/leave event(s) in '%s' name an "
-                "undefined region and were ignored\n",
-                s->undefined_region_count, s->trace_path);
+        weft__cli_line(stderr,
+                       "weft summary: warning: %" PRIu64 " enter/leave event(s) in '%s' name an "
+                       "undefined region and were ignored",
+                       s->undefined_region_count, s->trace_path);
     }
     if (s->undefined_comm_count > 0) {
-        fprintf(stderr,
-                "weft summary: warning: %" PRIu64 " MPI event(s) in '%s' name an undefined "
-                "communicator; their peers are counted as rank '?'\n",
-                s->undefined_comm_count, s->trace_path);
+        weft__cli_line(stderr,
+                       "weft summary: warning: %" PRIu64 " MPI event(s) in '%s' name an undefined "
+                       "communicator; their peers are counted as rank '?'",
+                       s->undefined_comm_count, s->trace_path);
     }
 }
 
