@@ -7,7 +7,11 @@
  * The trace: rank 0 with two threads (an OpenMP team, a lock both take in
  * turn), rank 1 with one; rank 0 sends rank 1 one message and both call one
  * MPI_Allreduce. Times are nanoseconds after BASE. Variants: see `variants`
- * below; each changes one thing. escape_names puts terminal escape
+ * below; each changes one thing. Three are damage rather than a defect:
+ * bytes_deleted cuts thread 1's lock records out of its event file after
+ * the trace is written (its definition still says 6 events, 4 remain, and
+ * what remains is sound), events_lost gives thread 1 the recorder's
+ * property weft::events_lost = 5, and escape_names puts terminal escape
  * sequences into the names of region foo and of thread 1 (with the defects
  * of leave_mismatch and team_unbalanced, so that problem lines name both). */
 #define _POSIX_C_SOURCE 200809L
@@ -46,6 +50,8 @@ static const char *const variants[] = {"good",
                                        "with_program",
                                        "fork_outside_region",
                                        "program_without_region",
+                                       "bytes_deleted",
+                                       "events_lost",
                                        "escape_names"};
 
 static bool is(const char *name)
@@ -95,6 +101,7 @@ enum {
     STR_PROGRAM_NAME,
     STR_PROGRAM_ARG,
     STR_PROGRAM_LINE,
+    STR_EVENTS_LOST,
     STR_COUNT
 };
 static const char *const strings[STR_COUNT] = {"",
@@ -114,7 +121,8 @@ static const char *const strings[STR_COUNT] = {"",
                                                "/opt/bin/a.out",
                                                "a.out",
                                                "-x",
-                                               "/opt/bin/a.out -x"};
+                                               "/opt/bin/a.out -x",
+                                               "weft::events_lost"};
 enum { R_MAIN, R_FOO, R_SEND, R_RECV, R_ALLREDUCE, R_PROGRAM };
 enum { COMM_WORLD, COMM_TEAM };
 enum { LOCK = 0 };
@@ -274,6 +282,12 @@ static void write_definitions(OTF2_Archive *archive)
     check(OTF2_GlobalDefWriter_WriteLocation(g, L1, STR_THREAD1, OTF2_LOCATION_TYPE_CPU_THREAD,
                                              events[1], 0),
           "location");
+    if (is("events_lost")) {
+        OTF2_AttributeValue lost = {.uint64 = 5};
+        check(OTF2_GlobalDefWriter_WriteLocationProperty(g, L1, STR_EVENTS_LOST, OTF2_TYPE_UINT64,
+                                                         lost),
+              "location property");
+    }
     const uint64_t mpi_locations[] = {L0, L2}, world[] = {0, 1}, team[] = {0, 1};
     check(OTF2_GlobalDefWriter_WriteGroup(g, 0, STR_EMPTY, OTF2_GROUP_TYPE_COMM_LOCATIONS,
                                           OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 2,
@@ -296,6 +310,42 @@ static void write_definitions(OTF2_Archive *archive)
     check(OTF2_GlobalDefWriter_WriteComm(g, COMM_TEAM, STR_TEAM, 3, OTF2_UNDEFINED_COMM,
                                          OTF2_COMM_FLAG_NONE),
           "comm");
+}
+
+/* bytes_deleted: cuts thread 1's lock acquisition and release out of its
+ * event file, from the timestamp record of the acquisition (BASE + 65) to
+ * that of the next event (BASE + 76), as a damaged disk or copy would. An
+ * OTF2 timestamp record is the byte 5 and the time as 8 bytes in the
+ * writer's (this machine's) byte order. */
+static void delete_lock_records(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/traces/%llu.evt", dir, (unsigned long long)L1);
+    FILE *f = fopen(path, "rb");
+    static unsigned char data[1 << 16];
+    size_t size = f ? fread(data, 1, sizeof(data), f) : 0;
+    if (f)
+        fclose(f);
+    unsigned char from[9] = {5}, to[9] = {5};
+    uint64_t t_from = BASE + 65, t_to = BASE + 76;
+    memcpy(from + 1, &t_from, 8);
+    memcpy(to + 1, &t_to, 8);
+    size_t a = SIZE_MAX, b = SIZE_MAX;
+    for (size_t i = 0; i + 9 <= size; i++) {
+        if (a == SIZE_MAX && memcmp(data + i, from, 9) == 0)
+            a = i;
+        else if (a != SIZE_MAX && memcmp(data + i, to, 9) == 0) {
+            b = i;
+            break;
+        }
+    }
+    if (b == SIZE_MAX || !(f = fopen(path, "wb"))) {
+        fprintf(stderr, "write_broken_trace: cannot cut the records out of %s\n", path);
+        exit(1);
+    }
+    fwrite(data, 1, a, f);
+    fwrite(data + b, 1, size - b, f);
+    fclose(f);
 }
 
 int main(int argc, char **argv)
@@ -341,5 +391,7 @@ int main(int argc, char **argv)
     check(OTF2_Archive_CloseDefFiles(archive), "close definition files");
     write_definitions(archive);
     check(OTF2_Archive_Close(archive), "close archive");
+    if (is("bytes_deleted"))
+        delete_lock_records(argv[1]);
     return 0;
 }

@@ -122,8 +122,12 @@ void weft__check_problem(check_state *c, const check_at *at, const char *fmt, ..
                      (double)(at->time - st->global_offset) / (double)st->timer_resolution);
         else
             snprintf(when, sizeof(when), "tick %" PRIu64, at->time);
-        snprintf(where, sizeof(where), "location '%s' (%" PRIu64 "%s), event %" PRIu64 ", %s",
-                 name ? name : "?", loc->ref, rank, at->position, when);
+        if (at->position == 0) /* the location as a whole */
+            snprintf(where, sizeof(where), "location '%s' (%" PRIu64 "%s)", name ? name : "?",
+                     loc->ref, rank);
+        else
+            snprintf(where, sizeof(where), "location '%s' (%" PRIu64 "%s), event %" PRIu64 ", %s",
+                     name ? name : "?", loc->ref, rank, at->position, when);
     }
     char what[768];
     va_list ap;
@@ -209,6 +213,15 @@ static void check_definitions(check_state *c)
             weft__check_problem(c, NULL,
                                 "location %" PRIu64 " belongs to undefined location group %" PRIu64,
                                 l->ref, l->group_ref);
+    }
+    for (size_t i = 0; i < st->location_count; i++) {
+        if (st->locations[i].events_lost == 0)
+            continue;
+        const check_at at = {.location = (uint32_t)i}; /* position 0: the whole location */
+        weft__check_problem(c, &at,
+                            "the recorder lost %" PRIu64 " of its events (" WEFT_TRACE_EVENTS_LOST
+                            "): they could not be written, the trace is incomplete",
+                            st->locations[i].events_lost);
     }
     for (size_t i = 0; i < st->comm_count; i++) {
         const comm_def *m = &st->comms[i];

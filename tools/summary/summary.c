@@ -207,6 +207,13 @@ static int parse_options(int argc, char **argv, options *opt)
 
 static void warn_about(const weft_summary *s)
 {
+    if (s->events_lost > 0) {
+        weft__cli_line(stderr,
+                       "weft summary: warning: the recorder lost %" PRIu64 " events of %" PRIu64
+                       " location(s) of '%s' (" WEFT_TRACE_EVENTS_LOST "): they could not be "
+                       "written; the trace is incomplete, and so is this summary",
+                       s->events_lost, s->events_lost_locations, s->trace_path);
+    }
     if (s->unbalanced_count > 0) {
         weft__cli_line(stderr,
                        "weft summary: warning: %" PRIu64 " unbalanced enter/leave event(s) in '%s' "
