@@ -52,7 +52,8 @@ static const char *const variants[] = {"good",
                                        "program_without_region",
                                        "bytes_deleted",
                                        "events_lost",
-                                       "escape_names"};
+                                       "escape_names",
+                                       "group_count_damaged"};
 
 static bool is(const char *name)
 {
@@ -233,6 +234,26 @@ static void rank1_offsets(OTF2_DefWriter *w)
     }
 }
 
+/* group_count_damaged: 4000 strings of 1000 characters, then location
+ * groups, so many that the first 4 MiB chunk of traces.def ends with a
+ * group and the next chunk holds the rest; damage_group_count then damages
+ * that last group of the first chunk. */
+#define FILLER_STRINGS 4000
+#define FILLER_GROUPS 20000
+static void write_filler(OTF2_GlobalDefWriter *g)
+{
+    static char text[1001];
+    memset(text, 'x', sizeof(text) - 1);
+    for (uint32_t s = 0; s < FILLER_STRINGS; s++)
+        check(OTF2_GlobalDefWriter_WriteString(g, 1000 + s, text), "string");
+    const uint64_t members[] = {L0, L2};
+    for (uint32_t group = 0; group < FILLER_GROUPS; group++)
+        check(OTF2_GlobalDefWriter_WriteGroup(g, 100 + group, STR_EMPTY, OTF2_GROUP_TYPE_LOCATIONS,
+                                              OTF2_PARADIGM_UNKNOWN, OTF2_GROUP_FLAG_NONE, 2,
+                                              members),
+              "group");
+}
+
 static void write_definitions(OTF2_Archive *archive)
 {
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(archive);
@@ -310,6 +331,8 @@ static void write_definitions(OTF2_Archive *archive)
     check(OTF2_GlobalDefWriter_WriteComm(g, COMM_TEAM, STR_TEAM, 3, OTF2_UNDEFINED_COMM,
                                          OTF2_COMM_FLAG_NONE),
           "comm");
+    if (is("group_count_damaged"))
+        write_filler(g);
 }
 
 /* bytes_deleted: cuts thread 1's lock acquisition and release out of its
@@ -345,6 +368,42 @@ static void delete_lock_records(const char *dir)
     }
     fwrite(data, 1, a, f);
     fwrite(data + b, 1, size - b, f);
+    fclose(f);
+}
+
+/* group_count_damaged: one byte of traces.def changed, the length byte of
+ * the member count of the group that ends the first chunk: 1 becomes 4, so
+ * that the count takes the next three bytes too and says millions. OTF2
+ * 3.0.2 then reads that many members, through the rest of the chunk and
+ * past the end of its 4 MiB buffer (SIGSEGV). A chunk is a chunk header of
+ * 18 bytes, then records (type, length, body) up to a type 0. */
+static void damage_group_count(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/traces.def", dir);
+    FILE *f = fopen(path, "r+b");
+    static unsigned char chunk[4 * 1024 * 1024];
+    size_t size = f ? fread(chunk, 1, sizeof(chunk), f) : 0;
+    size_t at = 18, last = 0;
+    while (at + 10 < size && chunk[at] != 0) {
+        last = at;
+        uint64_t length = chunk[at + 1]; /* 0xff: 8 bytes of length follow (host order) */
+        if (length == 0xff)
+            memcpy(&length, chunk + at + 2, 8);
+        at += (chunk[at + 1] == 0xff ? 10 : 2) + (size_t)length;
+    }
+    /* the group's body: self and name (compressed), a type byte, then the
+     * count's length byte */
+    size_t pos = last + 2;
+    for (int field = 0; field < 2 && pos < size; field++)
+        pos += 1 + (chunk[pos] == 0xff ? 0 : chunk[pos]);
+    pos += 1;
+    if (!f || size != sizeof(chunk) || at >= size || chunk[at] != 0 || chunk[last] != 18 ||
+        pos >= size || chunk[pos] != 1 || fseek(f, (long)pos, SEEK_SET) != 0 ||
+        fputc(4, f) == EOF) {
+        fprintf(stderr, "write_broken_trace: no group ends the first chunk of %s\n", path);
+        exit(1);
+    }
     fclose(f);
 }
 
@@ -393,5 +452,7 @@ int main(int argc, char **argv)
     check(OTF2_Archive_Close(archive), "close archive");
     if (is("bytes_deleted"))
         delete_lock_records(argv[1]);
+    if (is("group_count_damaged"))
+        damage_group_count(argv[1]);
     return 0;
 }

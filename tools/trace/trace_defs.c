@@ -504,4 +504,6 @@ void weft__trace_free(weft_trace_reader *st)
     free(st->member_groups);
     free(st->comms);
     free(st->properties);
+    free(st->archive_base);
+    st->archive_base = NULL;
 }

@@ -82,6 +82,9 @@ static weft_status read_location(weft_trace_reader *st, OTF2_Reader *reader, boo
 {
     const location_def *def = &st->locations[st->current];
     uint64_t location = def->ref;
+    weft_status checked = weft__trace_validate_location(st, location);
+    if (checked != WEFT_OK)
+        return checked;
     if (have_def_files) {
         weft_status status = read_local_defs(st, reader, location);
         if (status != WEFT_OK)

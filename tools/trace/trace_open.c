@@ -77,6 +77,8 @@ static OTF2_ErrorCallback previous_error_callback;
 
 OTF2_Reader *weft__trace_open(weft_trace_reader *st)
 {
+    if (weft__trace_validate_archive(st) != WEFT_OK)
+        return NULL;
     weft__trace_otf2_message[0] = '\0';
     previous_error_callback = OTF2_Error_RegisterCallback(capture_otf2_error, NULL);
     OTF2_Reader *reader = OTF2_Reader_Open(st->path);

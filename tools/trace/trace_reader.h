@@ -211,6 +211,12 @@ struct weft_trace_reader {
      * look like one made of all of them. A command that reports problems
      * itself (weft check) says so and returns WEFT_OK to go on. */
     weft_trace_count_handler *count_differs;
+
+    /* Set by weft__trace_validate_archive: "<dir>/<name>" of the anchor
+     * "<dir>/<name>.otf2" (owned; NULL when the anchor could not be read)
+     * and its definition chunk size. */
+    char *archive_base;
+    uint64_t def_chunk_size;
 };
 
 /* Finds the anchor file of TRACE (an experiment directory or the anchor
@@ -244,6 +250,16 @@ bool weft__trace_otf2_ok(const weft_trace_reader *reader, OTF2_ErrorCode code, c
 
 /* Makes OTF2 callbacks stop reading: records WHY and returns OTF2_CALLBACK_INTERRUPT. */
 OTF2_CallbackCode weft__trace_interrupt(weft_trace_reader *reader, weft_status why);
+
+/* trace_validate.c: checks what the OTF2 library reads without checking,
+ * before it reads it: that the anchor, the global definitions and, per
+ * location, its definitions and events are regular files (a named pipe
+ * blocks forever); that the anchor's chunk sizes are OTF2's; and that every
+ * record of a definition file, and every array in one, lies within its
+ * chunk and its record. Called by weft__trace_open and for each location
+ * before its files are opened. Reports and returns an error status. */
+weft_status weft__trace_validate_archive(weft_trace_reader *reader);
+weft_status weft__trace_validate_location(weft_trace_reader *reader, uint64_t location);
 
 /* trace_defs.c: reads the global definitions, sorts them and resolves ranks
  * and communicator groups. Reports and returns an error status. */
