@@ -2,6 +2,7 @@
  * trace in the new directory NEW. The format is told from OLD's first bytes
  * (or --from): EPILOG, merged or as an EPIK archive (convert_epilog.c,
  * convert_epik.c), and OTF version 1 (convert_otf1.c). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -12,6 +13,7 @@
 #include "convert_epilog.h"
 #include "convert_otf1.h"
 #include "escape.h"
+#include "files.h"
 #include "progress.h"
 
 static void print_help(void)
@@ -35,6 +37,26 @@ static void print_help(void)
            "\n"
            "Exit status: 0 converted; 1 OLD is damaged or not a known format, or NEW\n"
            "cannot be written (one line on stderr says which and where); 2 usage.\n");
+}
+
+/* One line and true when PATH, or the OTF master file PATH.otf that stands
+ * for it, is a named pipe, a device or a socket: opening or reading it would
+ * block or never end. */
+static bool special_input(const char *path)
+{
+    const char *kind = weft__cli_special_file(path);
+    char master[4200];
+    if (!kind && access(path, F_OK) != 0) {
+        snprintf(master, sizeof(master), "%s.otf", path);
+        kind = weft__cli_special_file(master);
+        path = master;
+    }
+    if (kind)
+        weft__cli_line(stderr,
+                       "weft convert: '%s' is %s, not a regular file; weft convert reads "
+                       "only regular files",
+                       path, kind);
+    return kind != NULL;
 }
 
 /* The format of PATH from its first bytes; NULL when unknown. */
@@ -92,6 +114,8 @@ int weft__cli_convert(int argc, char **argv)
         return weft__cli_usage_error("convert", "give the old trace and the new directory");
     o.input = operands[0];
     o.output = operands[1];
+    if (special_input(o.input))
+        return WEFT_CLI_EXIT_FAILURE;
     const char *format = from ? from : detect(o.input);
     if (format && strcmp(format, "otf") == 0)
         return weft__convert_otf1(o.input, o.output, o.keep_partial, o.progress);

@@ -346,6 +346,8 @@ int weft__elg_scan(elg_convert *c, const char *path, uint64_t *events)
         if (read_definitions(c, true))
             return -1;
     }
+    if (weft__elg_definitions_complete(c))
+        return -1;
     c->channels = weft__convert_channels_new();
     if (!c->channels || make_processes(c)) {
         snprintf(c->err, sizeof(c->err), "out of memory");
@@ -356,6 +358,11 @@ int weft__elg_scan(elg_convert *c, const char *path, uint64_t *events)
     int status = first_pass(c, events) < 0 ? -1 : 0;
     if (c->archive)
         weft__elg_archive_close_events(c);
+    if (status == 0 && *events == 0 && !c->salvage[0])
+        snprintf(c->salvage, sizeof(c->salvage), "%s",
+                 c->archive ? "its rank files hold no events"
+                            : "it holds no events: only its header, or definitions without events "
+                              "(cut right after them)");
     return status;
 }
 
@@ -380,6 +387,11 @@ static int convert(elg_convert *c, const elg_options *o)
     }
     if (scanned < 0 || reopen(c, o->input))
         return reader_error(c, o->input);
+    if (c->salvage[0] && !o->keep_partial) {
+        weft__cli_line(stderr, "weft convert: '%s': %s; --keep-partial converts what can be read",
+                       o->input, c->salvage);
+        return 1;
+    }
     if (!weft__convert_output_open(&c->out, o->output, o->input))
         return 1;
     c->reg = weft_trace_writer_registry(c->out.writer);
@@ -395,6 +407,11 @@ static int convert(elg_convert *c, const elg_options *o)
         return 1;
     }
     report(c, closed);
+    if (c->salvage[0]) { /* --keep-partial: what could be read is converted */
+        weft__cli_line(stderr, "weft convert: '%s': %s", o->input, c->salvage);
+        weft__cli_line(stderr, "weft convert: the partial trace is kept in '%s'", o->output);
+        return 1;
+    }
     return 0;
 }
 
