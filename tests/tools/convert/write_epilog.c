@@ -27,7 +27,9 @@
  * first string, location, file and region definition flipped: four bits),
  * and for archives map-section-lost (epik.map without rank 1's MAP_SECTION
  * record, so its maps follow rank 0's) and map-bytes-deleted (4 bytes cut
- * out of rank 0's OFFSET record, whose length still says 16); not damage:
+ * out of rank 0's OFFSET record, whose length still says 16) and
+ * map-field-overwritten (0xfffffffe written over the type byte and rank of
+ * rank 1's MAP_SECTION, little endian); not damage:
  * escape-metric (with --metrics: the metric has floating-point values and
  * a name holding a terminal escape sequence). */
 #include <stdbool.h>
@@ -418,10 +420,13 @@ static void write_map(void)
 {
     out = &map;
     for (unsigned p = 0; p < processes; p++) {
+        size_t section = map.len;
         begin();
         u4(p);
         if (!(p == 1 && is_broken("map-section-lost")))
             end(23); /* MAP_SECTION */
+        if (p == 1 && is_broken("map-field-overwritten")) /* its type and rank: 0xfffffffe */
+            memcpy(map.data + section + 1, (const unsigned char[]){0xfe, 0xff, 0xff, 0xff}, 4);
         begin(); /* IDMAP LOC dense: local thread -> global location */
         u1(7), u1(0), u4(threads);
         for (unsigned t = 0; t < threads; t++)
