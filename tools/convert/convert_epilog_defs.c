@@ -18,8 +18,8 @@
  * at least 6 bytes: a record at byte OFFSET can define no id beyond
  * OFFSET / 6. Larger ones (a flipped bit) are damage rather than a table of
  * millions of entries, so that the tables stay proportional to the input
- * (a 2.7 KB epik.esd with four flipped bits made weft convert allocate
- * 1.4 GB). The slack allows for definitions out of order. */
+ * (an epik.esd of 1 KB with four flipped bits made weft convert take
+ * 1.6 GB). The slack allows for definitions out of order. */
 uint32_t weft__elg_id_limit(uint64_t offset)
 {
     uint64_t limit = offset / 4 + 4096;

@@ -6,7 +6,8 @@
  * reads the elements of an array (a group's members, an id map's entries)
  * one by one, as many as the record's count says, without looking at the
  * record's length at all. One damaged byte in a count therefore makes it
- * allocate gigabytes or read past its buffer (issue 23: SEGV under ASan).
+ * allocate gigabytes or read past its buffer (issue 23; valgrind: an
+ * invalid read 0 bytes after the 4 MiB block).
  *
  * So before OTF2 opens the archive, weft reads the anchor file's chunk
  * sizes and walks every definition file record by record, as OTF2's reader

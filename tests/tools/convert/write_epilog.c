@@ -425,7 +425,8 @@ static void write_map(void)
         u4(p);
         if (!(p == 1 && is_broken("map-section-lost")))
             end(23); /* MAP_SECTION */
-        if (p == 1 && is_broken("map-field-overwritten")) /* its type and rank: 0xfffffffe */
+        /* map-field-overwritten: 0xfffffffe over the type byte and the rank */
+        if (p == 1 && is_broken("map-field-overwritten"))
             memcpy(map.data + section + 1, (const unsigned char[]){0xfe, 0xff, 0xff, 0xff}, 4);
         begin(); /* IDMAP LOC dense: local thread -> global location */
         u1(7), u1(0), u4(threads);
