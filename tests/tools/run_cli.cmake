@@ -7,6 +7,8 @@
 #   BROKEN      optional: write write_broken_trace's variant to WORKDIR/trace
 #               (BROKEN_WRITER)
 #   GARBAGE     optional: write a file of that name in WORKDIR with junk in it
+#   FIFO        optional: replace this file of WORKDIR (trace/traces.def, say)
+#               by a named pipe; weft then gets 10 s before it counts as hung
 #   ARGS        arguments; @DIR@ stands for WORKDIR
 #   PREFIX      optional: a command to run weft under (valgrind)
 #   EXIT        the expected exit code
@@ -38,13 +40,23 @@ if(GARBAGE)
     file(WRITE "${WORKDIR}/${GARBAGE}" "This is not an OTF2 archive.\n")
 endif()
 
+set(timeout "")
+if(FIFO)
+    file(REMOVE "${WORKDIR}/${FIFO}")
+    execute_process(COMMAND mkfifo "${WORKDIR}/${FIFO}" RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+        message(FATAL_ERROR "mkfifo ${WORKDIR}/${FIFO} failed (${rc})")
+    endif()
+    set(timeout TIMEOUT 10)
+endif()
+
 set(args "")
 foreach(arg IN LISTS ARGS)
     string(REPLACE "@DIR@" "${WORKDIR}" arg "${arg}")
     list(APPEND args "${arg}")
 endforeach()
 execute_process(COMMAND ${PREFIX} "${WEFT}" ${args}
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err ${timeout})
 
 set(problems "")
 if(NOT "${rc}" STREQUAL "${EXIT}")

@@ -7,7 +7,13 @@
  * The trace: rank 0 with two threads (an OpenMP team, a lock both take in
  * turn), rank 1 with one; rank 0 sends rank 1 one message and both call one
  * MPI_Allreduce. Times are nanoseconds after BASE. Variants: see `variants`
- * below; each changes one thing. */
+ * below; each changes one thing. Three are damage rather than a defect:
+ * bytes_deleted cuts thread 1's lock records out of its event file after
+ * the trace is written (its definition still says 6 events, 4 remain, and
+ * what remains is sound), events_lost gives thread 1 the recorder's
+ * property weft::events_lost = 5, and escape_names puts terminal escape
+ * sequences into the names of region foo and of thread 1 (with the defects
+ * of leave_mismatch and team_unbalanced, so that problem lines name both). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdbool.h>
@@ -43,7 +49,11 @@ static const char *const variants[] = {"good",
                                        "peer_outside_comm",
                                        "with_program",
                                        "fork_outside_region",
-                                       "program_without_region"};
+                                       "program_without_region",
+                                       "bytes_deleted",
+                                       "events_lost",
+                                       "escape_names",
+                                       "group_count_damaged"};
 
 static bool is(const char *name)
 {
@@ -92,6 +102,7 @@ enum {
     STR_PROGRAM_NAME,
     STR_PROGRAM_ARG,
     STR_PROGRAM_LINE,
+    STR_EVENTS_LOST,
     STR_COUNT
 };
 static const char *const strings[STR_COUNT] = {"",
@@ -111,7 +122,8 @@ static const char *const strings[STR_COUNT] = {"",
                                                "/opt/bin/a.out",
                                                "a.out",
                                                "-x",
-                                               "/opt/bin/a.out -x"};
+                                               "/opt/bin/a.out -x",
+                                               "weft::events_lost"};
 enum { R_MAIN, R_FOO, R_SEND, R_RECV, R_ALLREDUCE, R_PROGRAM };
 enum { COMM_WORLD, COMM_TEAM };
 enum { LOCK = 0 };
@@ -133,7 +145,8 @@ static void rank0_master(OTF2_EvtWriter *w)
     OTF2_EvtWriter_Enter(w, NULL, BASE + 40, R_FOO);
     OTF2_EvtWriter_ThreadAcquireLock(w, NULL, BASE + 50, OTF2_PARADIGM_OPENMP, LOCK, 1);
     OTF2_EvtWriter_ThreadReleaseLock(w, NULL, BASE + 60, OTF2_PARADIGM_OPENMP, LOCK, 1);
-    OTF2_EvtWriter_Leave(w, NULL, BASE + 70, is("leave_mismatch") ? R_MAIN : R_FOO);
+    bool mismatch = is("leave_mismatch") || is("escape_names");
+    OTF2_EvtWriter_Leave(w, NULL, BASE + 70, mismatch ? R_MAIN : R_FOO);
     OTF2_EvtWriter_ThreadTeamEnd(w, NULL, BASE + 80, COMM_TEAM);
     if (!is("fork_without_join"))
         OTF2_EvtWriter_ThreadJoin(w, NULL, BASE + 90, OTF2_PARADIGM_OPENMP);
@@ -164,7 +177,7 @@ static void rank0_thread1(OTF2_EvtWriter *w)
         OTF2_EvtWriter_ThreadReleaseLock(w, NULL, BASE + 75, OTF2_PARADIGM_OPENMP, LOCK, 2);
     }
     OTF2_EvtWriter_Leave(w, NULL, BASE + 76, R_FOO);
-    if (!is("team_unbalanced"))
+    if (!is("team_unbalanced") && !is("escape_names"))
         OTF2_EvtWriter_ThreadTeamEnd(w, NULL, BASE + 80, COMM_TEAM);
 }
 
@@ -221,12 +234,39 @@ static void rank1_offsets(OTF2_DefWriter *w)
     }
 }
 
+/* group_count_damaged: 4000 strings of 1000 characters, then location
+ * groups, so many that the first 4 MiB chunk of traces.def ends with a
+ * group and the next chunk holds the rest; damage_group_count then damages
+ * that last group of the first chunk. */
+#define FILLER_STRINGS 4000
+#define FILLER_GROUPS 20000
+static void write_filler(OTF2_GlobalDefWriter *g)
+{
+    static char text[1001];
+    memset(text, 'x', sizeof(text) - 1);
+    for (uint32_t s = 0; s < FILLER_STRINGS; s++)
+        check(OTF2_GlobalDefWriter_WriteString(g, 1000 + s, text), "string");
+    const uint64_t members[] = {L0, L2};
+    for (uint32_t group = 0; group < FILLER_GROUPS; group++)
+        check(OTF2_GlobalDefWriter_WriteGroup(g, 100 + group, STR_EMPTY, OTF2_GROUP_TYPE_LOCATIONS,
+                                              OTF2_PARADIGM_UNKNOWN, OTF2_GROUP_FLAG_NONE, 2,
+                                              members),
+              "group");
+}
+
 static void write_definitions(OTF2_Archive *archive)
 {
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(archive);
     check(OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, BASE, 400, 0), "clock");
-    for (uint32_t s = 0; s < STR_COUNT; s++)
-        check(OTF2_GlobalDefWriter_WriteString(g, s, strings[s]), "string");
+    for (uint32_t s = 0; s < STR_COUNT; s++) {
+        const char *text = strings[s];
+        if (is("escape_names") && s == STR_FOO) /* clear the screen, ring, 8-bit CSI */
+            text = "foo\x1b[2J\a\xc2\x9b"
+                   "31m";
+        if (is("escape_names") && s == STR_THREAD1) /* set the window title */
+            text = "OpenMP \x1b]0;owned\x07thread 1";
+        check(OTF2_GlobalDefWriter_WriteString(g, s, text), "string");
+    }
     static const struct {
         uint32_t name;
         OTF2_RegionRole role;
@@ -263,6 +303,12 @@ static void write_definitions(OTF2_Archive *archive)
     check(OTF2_GlobalDefWriter_WriteLocation(g, L1, STR_THREAD1, OTF2_LOCATION_TYPE_CPU_THREAD,
                                              events[1], 0),
           "location");
+    if (is("events_lost")) {
+        OTF2_AttributeValue lost = {.uint64 = 5};
+        check(OTF2_GlobalDefWriter_WriteLocationProperty(g, L1, STR_EVENTS_LOST, OTF2_TYPE_UINT64,
+                                                         lost),
+              "location property");
+    }
     const uint64_t mpi_locations[] = {L0, L2}, world[] = {0, 1}, team[] = {0, 1};
     check(OTF2_GlobalDefWriter_WriteGroup(g, 0, STR_EMPTY, OTF2_GROUP_TYPE_COMM_LOCATIONS,
                                           OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 2,
@@ -285,6 +331,80 @@ static void write_definitions(OTF2_Archive *archive)
     check(OTF2_GlobalDefWriter_WriteComm(g, COMM_TEAM, STR_TEAM, 3, OTF2_UNDEFINED_COMM,
                                          OTF2_COMM_FLAG_NONE),
           "comm");
+    if (is("group_count_damaged"))
+        write_filler(g);
+}
+
+/* bytes_deleted: cuts thread 1's lock acquisition and release out of its
+ * event file, from the timestamp record of the acquisition (BASE + 65) to
+ * that of the next event (BASE + 76), as a damaged disk or copy would. An
+ * OTF2 timestamp record is the byte 5 and the time as 8 bytes in the
+ * writer's (this machine's) byte order. */
+static void delete_lock_records(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/traces/%llu.evt", dir, (unsigned long long)L1);
+    FILE *f = fopen(path, "rb");
+    static unsigned char data[1 << 16];
+    size_t size = f ? fread(data, 1, sizeof(data), f) : 0;
+    if (f)
+        fclose(f);
+    unsigned char from[9] = {5}, to[9] = {5};
+    uint64_t t_from = BASE + 65, t_to = BASE + 76;
+    memcpy(from + 1, &t_from, 8);
+    memcpy(to + 1, &t_to, 8);
+    size_t a = SIZE_MAX, b = SIZE_MAX;
+    for (size_t i = 0; i + 9 <= size; i++) {
+        if (a == SIZE_MAX && memcmp(data + i, from, 9) == 0)
+            a = i;
+        else if (a != SIZE_MAX && memcmp(data + i, to, 9) == 0) {
+            b = i;
+            break;
+        }
+    }
+    if (b == SIZE_MAX || !(f = fopen(path, "wb"))) {
+        fprintf(stderr, "write_broken_trace: cannot cut the records out of %s\n", path);
+        exit(1);
+    }
+    fwrite(data, 1, a, f);
+    fwrite(data + b, 1, size - b, f);
+    fclose(f);
+}
+
+/* group_count_damaged: one byte of traces.def changed, the length byte of
+ * the member count of the group that ends the first chunk: 1 becomes 4, so
+ * that the count takes the next three bytes too and says millions. OTF2
+ * 3.0.2 then reads that many members, through the rest of the chunk and
+ * past the end of its 4 MiB buffer (SIGSEGV). A chunk is a chunk header of
+ * 18 bytes, then records (type, length, body) up to a type 0. */
+static void damage_group_count(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/traces.def", dir);
+    FILE *f = fopen(path, "r+b");
+    static unsigned char chunk[4 * 1024 * 1024];
+    size_t size = f ? fread(chunk, 1, sizeof(chunk), f) : 0;
+    size_t at = 18, last = 0;
+    while (at + 10 < size && chunk[at] != 0) {
+        last = at;
+        uint64_t length = chunk[at + 1]; /* 0xff: 8 bytes of length follow (host order) */
+        if (length == 0xff)
+            memcpy(&length, chunk + at + 2, 8);
+        at += (chunk[at + 1] == 0xff ? 10 : 2) + (size_t)length;
+    }
+    /* the group's body: self and name (compressed), a type byte, then the
+     * count's length byte */
+    size_t pos = last + 2;
+    for (int field = 0; field < 2 && pos < size; field++)
+        pos += 1 + (chunk[pos] == 0xff ? 0 : chunk[pos]);
+    pos += 1;
+    if (!f || size != sizeof(chunk) || at >= size || chunk[at] != 0 || chunk[last] != 18 ||
+        pos >= size || chunk[pos] != 1 || fseek(f, (long)pos, SEEK_SET) != 0 ||
+        fputc(4, f) == EOF) {
+        fprintf(stderr, "write_broken_trace: no group ends the first chunk of %s\n", path);
+        exit(1);
+    }
+    fclose(f);
 }
 
 int main(int argc, char **argv)
@@ -330,5 +450,9 @@ int main(int argc, char **argv)
     check(OTF2_Archive_CloseDefFiles(archive), "close definition files");
     write_definitions(archive);
     check(OTF2_Archive_Close(archive), "close archive");
+    if (is("bytes_deleted"))
+        delete_lock_records(argv[1]);
+    if (is("group_count_damaged"))
+        damage_group_count(argv[1]);
     return 0;
 }

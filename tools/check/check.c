@@ -4,6 +4,7 @@
  * command line. */
 #include "check_internal.h"
 #include "cli.h"
+#include "escape.h"
 #include "progress.h"
 
 #include <errno.h>
@@ -44,7 +45,13 @@ static void print_help(void)
            "    the end, ranks of a window with different numbers of fences\n"
            "  - I/O: operations completed without their begin or never completed, I/O\n"
            "    on a handle after it was destroyed\n"
+           "  - a location holding fewer (or more) events than its definition promises\n"
+           "    (bytes of its event file lost), and events the recorder lost\n"
+           "    (weft::events_lost)\n"
            "and ends with one line: 'weft check: sound: ...' or 'weft check: N problems'.\n"
+           "Names are printed with control characters escaped (\\x1b, \\u009b). Files\n"
+           "that are not regular files, and definition files whose records or arrays\n"
+           "do not fit (checked before OTF2 reads them), are one line on stderr.\n"
            "\n"
            "TRACE is the experiment directory (holding traces.otf2) or the .otf2 anchor\n"
            "file. Options:\n"
@@ -128,15 +135,19 @@ void weft__check_problem(check_state *c, const check_at *at, const char *fmt, ..
                      (double)(at->time - st->global_offset) / (double)st->timer_resolution);
         else
             snprintf(when, sizeof(when), "tick %" PRIu64, at->time);
-        snprintf(where, sizeof(where), "location '%s' (%" PRIu64 "%s), event %" PRIu64 ", %s",
-                 name ? name : "?", loc->ref, rank, at->position, when);
+        if (at->position == 0) /* the location as a whole */
+            snprintf(where, sizeof(where), "location '%s' (%" PRIu64 "%s)", name ? name : "?",
+                     loc->ref, rank);
+        else
+            snprintf(where, sizeof(where), "location '%s' (%" PRIu64 "%s), event %" PRIu64 ", %s",
+                     name ? name : "?", loc->ref, rank, at->position, when);
     }
     char what[768];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof(what), fmt, ap);
     va_end(ap);
-    printf("weft check: %s: %s\n", where, what);
+    weft__cli_line(stdout, "weft check: %s: %s", where, what);
 }
 
 bool weft__check_push(check_vec *v, const void *item, size_t size)
@@ -216,6 +227,15 @@ static void check_definitions(check_state *c)
                                 "location %" PRIu64 " belongs to undefined location group %" PRIu64,
                                 l->ref, l->group_ref);
     }
+    for (size_t i = 0; i < st->location_count; i++) {
+        if (st->locations[i].events_lost == 0)
+            continue;
+        const check_at at = {.location = (uint32_t)i}; /* position 0: the whole location */
+        weft__check_problem(c, &at,
+                            "the recorder lost %" PRIu64 " of its events (" WEFT_TRACE_EVENTS_LOST
+                            "): they could not be written, the trace is incomplete",
+                            st->locations[i].events_lost);
+    }
     for (size_t i = 0; i < st->comm_count; i++) {
         const comm_def *m = &st->comms[i];
         if (!string_defined(st, m->name_ref))
@@ -271,20 +291,23 @@ int weft__cli_check(int argc, char **argv)
     if (status == WEFT_OK)
         status = weft__check_match(&c);
     if (status == WEFT_ERR_NO_MEMORY)
-        fprintf(stderr, "weft check: out of memory checking '%s'\n", anchor);
+        weft__cli_line(stderr, "weft check: out of memory checking '%s'", anchor);
 
     if (status == WEFT_OK) {
         if (c.problems == 0)
-            printf("weft check: sound: %" PRIu64 " events in %zu locations, %" PRIu64
-                   " messages and %" PRIu64 " collectives matched, %" PRIu64 " lock events: %s\n",
-                   c.read.event_count, c.read.location_count, c.matched_messages,
-                   c.matched_collectives, (uint64_t)c.locks.count, anchor);
+            weft__cli_line(stdout,
+                           "weft check: sound: %" PRIu64 " events in %zu locations, %" PRIu64
+                           " messages and %" PRIu64 " collectives matched, %" PRIu64
+                           " lock events: %s",
+                           c.read.event_count, c.read.location_count, c.matched_messages,
+                           c.matched_collectives, (uint64_t)c.locks.count, anchor);
         else
-            printf("weft check: %" PRIu64 " problem%s (%" PRIu64 " shown) in %" PRIu64
-                   " events of %zu locations: %s\n",
-                   c.problems, c.problems == 1 ? "" : "s",
-                   c.max_errors && c.problems > c.max_errors ? c.max_errors : c.problems,
-                   c.read.event_count, c.read.location_count, anchor);
+            weft__cli_line(stdout,
+                           "weft check: %" PRIu64 " problem%s (%" PRIu64 " shown) in %" PRIu64
+                           " events of %zu locations: %s",
+                           c.problems, c.problems == 1 ? "" : "s",
+                           c.max_errors && c.problems > c.max_errors ? c.max_errors : c.problems,
+                           c.read.event_count, c.read.location_count, anchor);
     }
     bool sound = status == WEFT_OK && c.problems == 0;
     free_check(&c);

@@ -375,8 +375,22 @@ static weft_status end_location(weft_trace_reader *reader)
     return WEFT_OK;
 }
 
+/* Fewer (or more) events than the location's definition promises: bytes of
+ * its event file are gone, and what was read may look sound. */
+static weft_status count_differs(weft_trace_reader *reader, uint64_t read, uint64_t promised)
+{
+    check_state *c = state_of(reader);
+    const check_at at = {.location = (uint32_t)reader->current}; /* the whole location */
+    weft__check_problem(c, &at,
+                        "%" PRIu64 " events read, but its definition promises %" PRIu64
+                        ": the event file is damaged or truncated",
+                        read, promised);
+    return WEFT_OK;
+}
+
 weft_status weft__check_read_events(check_state *c, OTF2_Reader *reader)
 {
     const weft_trace_location_hooks hooks = {begin_location, end_location};
+    c->read.count_differs = count_differs;
     return weft__trace_read_events(&c->read, reader, on_event, &hooks);
 }

@@ -16,7 +16,8 @@
 #include <stdarg.h>
 
 /* Where an event is: location index (into read.locations), its position in
- * the location's events (as OTF2 numbers them) and its time. */
+ * the location's events (as OTF2 numbers them, from 1; 0 for a problem of
+ * the location as a whole) and its time. */
 typedef struct check_at {
     uint32_t location;
     uint64_t position;

@@ -2,6 +2,7 @@
  * trace in the new directory NEW. The format is told from OLD's first bytes
  * (or --from): EPILOG, merged or as an EPIK archive (convert_epilog.c,
  * convert_epik.c), and OTF version 1 (convert_otf1.c). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,6 +12,8 @@
 #include "cli.h"
 #include "convert_epilog.h"
 #include "convert_otf1.h"
+#include "escape.h"
+#include "files.h"
 #include "progress.h"
 
 static void print_help(void)
@@ -27,13 +30,41 @@ static void print_help(void)
            "Options:\n"
            "  --from=FORMAT      read OLD as FORMAT (epilog, otf) whatever its contents\n"
            "  --keep-partial     keep what was converted when OLD turns out damaged\n"
-           "                     (by default NEW is removed again)\n"
+           "                     (by default NEW is removed again); when the damage only\n"
+           "                     leaves events unread (no events at all, an EPIK rank\n"
+           "                     without its map section, a cut OTF1 master file), convert\n"
+           "                     what can be read. The exit status stays 1\n"
            "  --progress[=WHEN]  progress on stderr: auto (default: on a terminal, after\n"
            "                     2 s), always, never\n"
            "  -h, --help         show this help\n"
            "\n"
+           "A converted trace never holds fewer events than OLD without an error. OLD\n"
+           "and its files must be regular files (a named pipe is refused). Memory is\n"
+           "bounded by OLD's size: an id beyond what its definitions can number is\n"
+           "damage, not a table to allocate.\n"
+           "\n"
            "Exit status: 0 converted; 1 OLD is damaged or not a known format, or NEW\n"
            "cannot be written (one line on stderr says which and where); 2 usage.\n");
+}
+
+/* One line and true when PATH, or the OTF master file PATH.otf that stands
+ * for it, is a named pipe, a device or a socket: opening or reading it would
+ * block or never end. */
+static bool special_input(const char *path)
+{
+    const char *kind = weft__cli_special_file(path);
+    char master[4200];
+    if (!kind && access(path, F_OK) != 0) {
+        snprintf(master, sizeof(master), "%s.otf", path);
+        kind = weft__cli_special_file(master);
+        path = master;
+    }
+    if (kind)
+        weft__cli_line(stderr,
+                       "weft convert: '%s' is %s, not a regular file; weft convert reads "
+                       "only regular files",
+                       path, kind);
+    return kind != NULL;
 }
 
 /* The format of PATH from its first bytes; NULL when unknown. */
@@ -91,15 +122,17 @@ int weft__cli_convert(int argc, char **argv)
         return weft__cli_usage_error("convert", "give the old trace and the new directory");
     o.input = operands[0];
     o.output = operands[1];
+    if (special_input(o.input))
+        return WEFT_CLI_EXIT_FAILURE;
     const char *format = from ? from : detect(o.input);
     if (format && strcmp(format, "otf") == 0)
         return weft__convert_otf1(o.input, o.output, o.keep_partial, o.progress);
     if (!format || strcmp(format, "epilog") != 0) {
-        fprintf(stderr, "weft convert: '%s' %s\n", o.input,
-                !format ? "is not a trace weft convert knows (EPILOG, OTF)"
-                : strcmp(format, "unreadable") == 0
-                    ? "cannot be read"
-                    : "is a directory without epik.esd: not an EPIK archive");
+        weft__cli_line(stderr, "weft convert: '%s' %s", o.input,
+                       !format ? "is not a trace weft convert knows (EPILOG, OTF)"
+                       : strcmp(format, "unreadable") == 0
+                           ? "cannot be read"
+                           : "is a directory without epik.esd: not an EPIK archive");
         return WEFT_CLI_EXIT_FAILURE;
     }
     return weft__convert_epilog(&o);

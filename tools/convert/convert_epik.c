@@ -5,6 +5,8 @@
  * all ranks are merged by time as they are read, one record ahead per rank,
  * so the conversion sees them as in a merged trace: global ids, global
  * times, sends before their receives. */
+#include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +35,7 @@ struct elg_archive {
     char *dir;
     rank_state *ranks;
     uint32_t rank_count;
+    uint32_t processes; /* epik.esd defines ranks 0 .. processes - 1 */
     /* reading the map file */
     uint32_t section;
     int map_kind;      /* of the IDMAP being continued, or -1 */
@@ -59,9 +62,11 @@ static int map_kind(uint8_t type)
     }
 }
 
-static bool set_map(id_map *m, uint32_t local, uint32_t global)
+/* LIMIT: weft__elg_id_limit of the record, so that a damaged local id is
+ * damage rather than a map of millions of entries. */
+static bool set_map(id_map *m, uint32_t local, uint32_t global, uint32_t limit)
 {
-    if (local >= (1u << 24))
+    if (local >= limit)
         return false;
     if (local >= m->count) {
         uint32_t count = m->count ? m->count : 16;
@@ -80,9 +85,10 @@ static bool set_map(id_map *m, uint32_t local, uint32_t global)
 }
 
 /* The values of an IDMAP record and its continuations. */
-static bool map_values(struct elg_archive *a, epilog_fields *f)
+static bool map_values(struct elg_archive *a, epilog_fields *f, uint64_t offset)
 {
     rank_state *r = &a->ranks[a->section];
+    uint32_t limit = weft__elg_id_limit(offset);
     while (a->values_left > 0 && weft__epilog_left(f) >= 4) {
         uint32_t v = weft__epilog_u4(f);
         a->values_left--;
@@ -90,18 +96,49 @@ static bool map_values(struct elg_archive *a, epilog_fields *f)
             continue;
         id_map *m = &r->maps[a->map_kind];
         if (!a->sparse) {
-            if (!set_map(m, a->map_next++, v))
+            if (!set_map(m, a->map_next++, v, limit))
                 return false;
         } else if (!a->have_pending_local) {
             a->pending_local = v;
             a->have_pending_local = true;
         } else {
             a->have_pending_local = false;
-            if (!set_map(m, a->pending_local, v))
+            if (!set_map(m, a->pending_local, v, limit))
                 return false;
         }
     }
     return true;
+}
+
+/* The record types of epik.map (LEGACY-FORMATS.md 1.7): any other is damage
+ * (a type byte overwritten), not a record to skip. */
+static bool map_type(uint8_t type)
+{
+    switch (type) {
+    case ELG_OFFSET:
+    case ELG_LAST_DEF:
+    case ELG_NUM_EVENTS:
+    case 21: /* EVENT_TYPES */
+    case 22: /* EVENT_COUNTS */
+    case ELG_MAP_SECTION:
+    case 24: /* MAP_OFFSET */
+    case ELG_IDMAP:
+    case ELG_IDMAP_CNT:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The processes epik.esd defines: one more than the highest. */
+static uint32_t defined_processes(const elg_defs *d)
+{
+    uint32_t count = 0;
+    for (uint32_t lid = 0; lid < d->location_count; lid++) {
+        if (d->locations[lid].defined && d->locations[lid].process >= count)
+            count = d->locations[lid].process + 1;
+    }
+    return count;
 }
 
 static int map_record(elg_convert *c, struct elg_archive *a, epilog_reader *rd,
@@ -109,10 +146,24 @@ static int map_record(elg_convert *c, struct elg_archive *a, epilog_reader *rd,
 {
     epilog_fields f = weft__epilog_fields_of(rd, rec);
     const char *what = NULL;
-    if (rec->type == ELG_MAP_SECTION) {
+    char text[160];
+    if (a->values_left > 0 && rec->type != ELG_IDMAP_CNT) {
+        snprintf(text, sizeof(text), "the id map before it announced %u more values than follow",
+                 a->values_left);
+        what = text;
+    } else if (!map_type(rec->type)) {
+        what = "a record of a type epik.map does not hold";
+    } else if (rec->type == ELG_MAP_SECTION) {
         uint32_t rank = weft__epilog_u4(&f);
-        if (!f.ok || rank >= (1u << 20)) {
+        if (!f.ok) {
             what = "not a map section";
+        } else if (rank >= a->processes) {
+            snprintf(text, sizeof(text), "a map section of rank %u, which epik.esd does not define",
+                     rank);
+            what = text;
+        } else if (rank < a->rank_count && a->ranks[rank].mapped) {
+            snprintf(text, sizeof(text), "a second map section of rank %u", rank);
+            what = text;
         } else if (rank >= a->rank_count) {
             rank_state *more = realloc(a->ranks, (rank + 1) * sizeof(*more));
             if (!more)
@@ -138,17 +189,17 @@ static int map_record(elg_convert *c, struct elg_archive *a, epilog_reader *rd,
         a->have_pending_local = false;
         if (!f.ok || mode > 1)
             what = "not an id map";
-        else if (!map_values(a, &f))
+        else if (!map_values(a, &f, rec->offset))
             what = "an id map out of range";
     } else if (rec->type == ELG_IDMAP_CNT) {
         if (a->values_left == 0)
             what = "an id map continuation without its id map";
-        else if (!map_values(a, &f))
+        else if (!map_values(a, &f, rec->offset))
             what = "an id map out of range";
     } else if (rec->type == ELG_OFFSET) {
         rank_state *r = &a->ranks[a->section];
         double ltime = weft__epilog_d8(&f), offset = weft__epilog_d8(&f);
-        if (!f.ok)
+        if (!f.ok || !isfinite(ltime) || !isfinite(offset))
             what = "not a clock offset";
         else if (r->offsets < 2) {
             r->offset_time[r->offsets] = ltime;
@@ -161,6 +212,50 @@ static int map_record(elg_convert *c, struct elg_archive *a, epilog_reader *rd,
         return -1;
     }
     return 0;
+}
+
+/* The ranks whose events would be lost: a file ELG/NNNNN, or a process of
+ * epik.esd, without a map section (epik.map cut or damaged). Says so in
+ * c->salvage, which --keep-partial converts around. */
+static void find_unmapped_ranks(elg_convert *c, struct elg_archive *a)
+{
+    uint32_t lost = 0, first = 0;
+    bool has_file = false;
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/ELG", a->dir);
+    DIR *d = opendir(path);
+    struct dirent *entry;
+    while (d && (entry = readdir(d)) != NULL) {
+        const char *name = entry->d_name;
+        if (strlen(name) != 5 || strspn(name, "0123456789") != 5)
+            continue;
+        uint32_t rank = (uint32_t)strtoul(name, NULL, 10);
+        if (rank < a->rank_count && a->ranks[rank].mapped)
+            continue;
+        if (lost++ == 0 || rank < first) {
+            first = rank;
+            has_file = true;
+        }
+    }
+    if (d)
+        closedir(d);
+    for (uint32_t lid = 0; lost == 0 && lid < c->defs.location_count; lid++) {
+        uint32_t rank = c->defs.locations[lid].process;
+        if (c->defs.locations[lid].defined && !(rank < a->rank_count && a->ranks[rank].mapped))
+            lost = 1, first = rank; /* the first such process is enough to name */
+    }
+    if (!lost)
+        return;
+    char more[40] = "", whose[64];
+    if (lost > 1)
+        snprintf(more, sizeof(more), " (and %u more ranks)", lost - 1);
+    if (has_file)
+        snprintf(whose, sizeof(whose), "whose events are in ELG/%05u", first % 100000u);
+    else
+        snprintf(whose, sizeof(whose), "which epik.esd defines");
+    snprintf(c->salvage, sizeof(c->salvage),
+             "epik.map has no section for rank %u%s, %s: the map is cut or damaged", first, more,
+             whose);
 }
 
 /* Puts an archive file's name in front of the message in c->err. */
@@ -203,6 +298,7 @@ int weft__elg_archive_read_definitions(elg_convert *c, const char *dir)
         name_archive_file(c, "epik.esd");
         return -1;
     }
+    a->processes = defined_processes(&c->defs);
     snprintf(path, sizeof(path), "%s/epik.map", dir);
     rd = weft__epilog_open(path, c->err, sizeof(c->err));
     if (!rd)
@@ -213,10 +309,18 @@ int weft__elg_archive_read_definitions(elg_convert *c, const char *dir)
             break;
         }
     }
+    if (more == 0 && a->values_left > 0) {
+        snprintf(c->err, sizeof(c->err),
+                 "the file ends inside an id map that announced %u more values", a->values_left);
+        more = -1;
+    }
     weft__epilog_close(rd);
-    if (more < 0)
+    if (more < 0) {
         name_archive_file(c, "epik.map");
-    return more < 0 ? -1 : 0;
+        return -1;
+    }
+    find_unmapped_ranks(c, a);
+    return 0;
 }
 
 static uint32_t mapped(const rank_state *r, int kind, uint32_t local)
@@ -264,6 +368,13 @@ static int advance(elg_convert *c, uint32_t rank)
             e->comm = mapped(r, MAP_COMM, e->comm);
         e->peers_are_ranks = true;
         e->time = global_time(r, e->time);
+        if (!isfinite(e->time) || e->time < 0) {
+            snprintf(c->err, sizeof(c->err),
+                     "record at byte %llu (type %u): the rank's clock offset puts the event at "
+                     "%g s, before the trace began",
+                     (unsigned long long)rec.offset, rec.type, e->time);
+            return -1;
+        }
         if (weft__elg_check_references(c, &rec, e) < 0)
             return -1;
         r->has_next = true;

@@ -11,12 +11,13 @@
 
 #include "convert_common.h"
 #include "convert_epilog.h"
+#include "escape.h"
 #include "progress.h"
 #include "weft/recorder.h"
 
 static int reader_error(elg_convert *c, const char *path)
 {
-    fprintf(stderr, "weft convert: '%s': %s\n", path, c->err);
+    weft__cli_line(stderr, "weft convert: '%s': %s", path, c->err);
     return 1;
 }
 
@@ -253,10 +254,10 @@ static int define_metrics(elg_convert *c)
     for (uint32_t i = 0; i < d->metric_count; i++) {
         const elg_metric *m = &d->metrics[i];
         if (m->float_values) {
-            fprintf(stderr,
-                    "weft convert: the metric '%s' has floating-point values, which "
-                    "weft does not convert; the trace has no metrics\n",
-                    weft__elg_string(d, m->name) ? weft__elg_string(d, m->name) : "?");
+            weft__cli_line(stderr,
+                           "weft convert: the metric '%s' has floating-point values, which "
+                           "weft does not convert; the trace has no metrics",
+                           weft__elg_string(d, m->name) ? weft__elg_string(d, m->name) : "?");
             return 0;
         }
         const char *name = weft__elg_string(d, m->name);
@@ -297,30 +298,34 @@ static int second_pass(elg_convert *c, const elg_options *o, uint64_t announced)
 static void report(const elg_convert *c, uint64_t closed)
 {
     if (c->unknown_definitions + c->unknown_events)
-        fprintf(stderr,
-                "weft convert: skipped %llu definition and %llu event records of types weft "
-                "does not convert\n",
-                (unsigned long long)c->unknown_definitions, (unsigned long long)c->unknown_events);
+        weft__cli_line(stderr,
+                       "weft convert: skipped %llu definition and %llu event records of types weft "
+                       "does not convert",
+                       (unsigned long long)c->unknown_definitions,
+                       (unsigned long long)c->unknown_events);
     if (c->receives_without_size)
-        fprintf(stderr,
-                "weft convert: %llu receives came before their send: their size is written "
-                "as 0\n",
-                (unsigned long long)c->receives_without_size);
+        weft__cli_line(stderr,
+                       "weft convert: %llu receives came before their send: their size is written "
+                       "as 0",
+                       (unsigned long long)c->receives_without_size);
     if (c->collectives_unknown)
-        fprintf(stderr,
-                "weft convert: %llu collective ends of an unknown operation or root were left "
-                "out\n",
-                (unsigned long long)c->collectives_unknown);
+        weft__cli_line(
+            stderr,
+            "weft convert: %llu collective ends of an unknown operation or root were left "
+            "out",
+            (unsigned long long)c->collectives_unknown);
     if (c->exits_without_enter + closed)
-        fprintf(stderr,
-                "weft convert: %llu exits without an open region were left out, %llu regions "
-                "left open were closed at their location's last event\n",
-                (unsigned long long)c->exits_without_enter, (unsigned long long)closed);
+        weft__cli_line(
+            stderr,
+            "weft convert: %llu exits without an open region were left out, %llu regions "
+            "left open were closed at their location's last event",
+            (unsigned long long)c->exits_without_enter, (unsigned long long)closed);
     if (c->out.time_fixes)
-        fprintf(stderr,
-                "weft convert: %llu events earlier than the one before them on their location "
-                "got that one's time\n",
-                (unsigned long long)c->out.time_fixes);
+        weft__cli_line(
+            stderr,
+            "weft convert: %llu events earlier than the one before them on their location "
+            "got that one's time",
+            (unsigned long long)c->out.time_fixes);
 }
 
 static bool is_directory(const char *path)
@@ -341,6 +346,8 @@ int weft__elg_scan(elg_convert *c, const char *path, uint64_t *events)
         if (read_definitions(c, true))
             return -1;
     }
+    if (weft__elg_definitions_complete(c))
+        return -1;
     c->channels = weft__convert_channels_new();
     if (!c->channels || make_processes(c)) {
         snprintf(c->err, sizeof(c->err), "out of memory");
@@ -351,6 +358,11 @@ int weft__elg_scan(elg_convert *c, const char *path, uint64_t *events)
     int status = first_pass(c, events) < 0 ? -1 : 0;
     if (c->archive)
         weft__elg_archive_close_events(c);
+    if (status == 0 && *events == 0 && !c->salvage[0])
+        snprintf(c->salvage, sizeof(c->salvage), "%s",
+                 c->archive ? "its rank files hold no events"
+                            : "it holds no events: only its header, or definitions without events "
+                              "(cut right after them)");
     return status;
 }
 
@@ -370,11 +382,16 @@ static int convert(elg_convert *c, const elg_options *o)
     uint64_t announced = 0;
     int scanned = weft__elg_scan(c, o->input, &announced);
     if (scanned == -2) {
-        fprintf(stderr, "weft convert: %s\n", c->err);
+        weft__cli_line(stderr, "weft convert: %s", c->err);
         return 1;
     }
     if (scanned < 0 || reopen(c, o->input))
         return reader_error(c, o->input);
+    if (c->salvage[0] && !o->keep_partial) {
+        weft__cli_line(stderr, "weft convert: '%s': %s; --keep-partial converts what can be read",
+                       o->input, c->salvage);
+        return 1;
+    }
     if (!weft__convert_output_open(&c->out, o->output, o->input))
         return 1;
     c->reg = weft_trace_writer_registry(c->out.writer);
@@ -386,10 +403,15 @@ static int convert(elg_convert *c, const elg_options *o)
     if (second_pass(c, o, announced) < 0 || weft__elg_close_open_regions(c, &closed))
         return reader_error(c, o->input);
     if (weft__convert_output_close(&c->out, ELG_TICKS_PER_SECOND) != WEFT_OK) {
-        fprintf(stderr, "weft convert: writing '%s' failed\n", o->output);
+        weft__cli_line(stderr, "weft convert: writing '%s' failed", o->output);
         return 1;
     }
     report(c, closed);
+    if (c->salvage[0]) { /* --keep-partial: what could be read is converted */
+        weft__cli_line(stderr, "weft convert: '%s': %s", o->input, c->salvage);
+        weft__cli_line(stderr, "weft convert: the partial trace is kept in '%s'", o->output);
+        return 1;
+    }
     return 0;
 }
 

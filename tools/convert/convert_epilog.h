@@ -49,7 +49,7 @@ typedef struct elg_comm {
 typedef struct elg_group {
     bool defined;
     uint8_t mode; /* bit 0: world, bit 1: self */
-    uint32_t *ranks, size;
+    uint32_t *ranks, size, capacity;
 } elg_group;
 
 /* The definitions, each table indexed by the EPILOG id (count = capacity). */
@@ -124,6 +124,10 @@ typedef struct elg_convert {
     bool have_pending; /* merged traces: an event read with the definitions */
     epilog_record pending;
     struct elg_archive *archive; /* EPIK archives (convert_epik.c); NULL for merged traces */
+    /* Damage that loses events without stopping the reading (an archive's
+     * rank without its map section, no events at all): an error unless
+     * --keep-partial asks for what can be converted. Empty when none. */
+    char salvage[512];
     /* the events */
     convert_output out;
     weft_registry *reg;
@@ -172,10 +176,19 @@ void weft__elg_events_free(elg_convert *c);
  * damaged. */
 int weft__elg_read_definition(elg_convert *c, const epilog_record *rec);
 
+/* After the definitions: -1 with c->err when a string, communicator or
+ * group still waits for continuation records announced (cut or damaged). */
+int weft__elg_definitions_complete(elg_convert *c);
+
 /* EPIK archives: makes the communicators of the MPI_COMM_REF records from
  * their groups (processes ranks in all). -1 when one names an undefined
  * group. */
 int weft__elg_resolve_comm_groups(elg_convert *c, uint32_t processes);
+
+/* The ids a definition record at byte OFFSET of its file may define (below
+ * the result): a bound proportional to the input, so that a damaged id is
+ * damage rather than a table of millions of entries. */
+uint32_t weft__elg_id_limit(uint64_t offset);
 
 /* The text of string id, or NULL. */
 const char *weft__elg_string(const elg_defs *d, uint32_t id);

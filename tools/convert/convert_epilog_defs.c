@@ -13,6 +13,19 @@
 #define MAX_PROCESSES (1u << 20)
 #define MAX_THREADS (1u << 16)
 
+/* The tables below are indexed by id. Ids number the definitions of a kind
+ * from 0, in the order they are written, and every definition record takes
+ * at least 6 bytes: a record at byte OFFSET can define no id beyond
+ * OFFSET / 6. Larger ones (a flipped bit) are damage rather than a table of
+ * millions of entries, so that the tables stay proportional to the input
+ * (an epik.esd of 1 KB with four flipped bits made weft convert take
+ * 1.6 GB). The slack allows for definitions out of order. */
+uint32_t weft__elg_id_limit(uint64_t offset)
+{
+    uint64_t limit = offset / 4 + 4096;
+    return limit < MAX_ID ? (uint32_t)limit : MAX_ID;
+}
+
 /* Makes *items hold index id (zeroed growth); false when out of memory. */
 static bool grow(void **items, uint32_t *count, uint32_t id, size_t elem)
 {
@@ -51,15 +64,36 @@ static int no_memory(elg_convert *c)
     return -1;
 }
 
+/* The id a definition record defines (its first field): 0, or -1 after
+ * c->err when the record is cut or the id is beyond weft__elg_id_limit. */
+static int defined_id(elg_convert *c, epilog_fields *f, const epilog_record *rec, const char *what,
+                      uint32_t *id)
+{
+    *id = weft__epilog_u4(f);
+    char text[160];
+    if (!f->ok) {
+        snprintf(text, sizeof(text), "not a %s definition", what);
+        return fail(c, rec, text);
+    }
+    if (*id >= weft__elg_id_limit(rec->offset)) {
+        snprintf(text, sizeof(text),
+                 "a %s definition of id %u, beyond any the file can hold at this point", what, *id);
+        return fail(c, rec, text);
+    }
+    return 0;
+}
+
 /* STRING and its STRING_CNT continuations. */
 static int read_string(elg_convert *c, epilog_fields *f, const epilog_record *rec)
 {
     elg_defs *d = &c->defs;
-    uint32_t id = weft__epilog_u4(f);
+    uint32_t id;
+    if (defined_id(c, f, rec, "string", &id))
+        return -1;
     uint8_t continuations = weft__epilog_u1(f);
     size_t len;
     const char *text = weft__epilog_chars(f, &len);
-    if (!f->ok || id >= MAX_ID)
+    if (!f->ok)
         return fail(c, rec, "not a string definition");
     if (!GROW(d, strings, string_count, id))
         return no_memory(c);
@@ -117,10 +151,12 @@ static int add_comm_bits(elg_convert *c, uint32_t cid, const uint8_t *bits, size
 static int read_comm(elg_convert *c, epilog_fields *f, const epilog_record *rec)
 {
     elg_defs *d = &c->defs;
-    uint32_t cid = weft__epilog_u4(f);
+    uint32_t cid;
+    if (defined_id(c, f, rec, "communicator", &cid))
+        return -1;
     uint8_t mode = weft__epilog_u1(f);
     uint32_t bytes = weft__epilog_u4(f);
-    if (!f->ok || cid >= MAX_ID || bytes > MAX_ID)
+    if (!f->ok || bytes > MAX_ID)
         return fail(c, rec, "not a communicator definition");
     if (!GROW(d, comms, comm_count, cid))
         return no_memory(c);
@@ -145,11 +181,20 @@ static int continue_comm(elg_convert *c, epilog_fields *f, const epilog_record *
     return status;
 }
 
-/* MPI_GROUP (EPIK archives): its ranks, continued by MPI_GROUP_CNT. */
+/* MPI_GROUP (EPIK archives): its ranks, continued by MPI_GROUP_CNT. The
+ * list grows with the ranks that are there, not with the count announced. */
 static int add_group_ranks(elg_convert *c, epilog_fields *f)
 {
     elg_group *g = &c->defs.groups[c->continued_group];
     while (c->group_ranks_left > 0 && weft__epilog_left(f) >= 4) {
+        if (g->size == g->capacity) {
+            uint32_t capacity = g->capacity ? 2 * g->capacity : 64;
+            uint32_t *ranks = realloc(g->ranks, capacity * sizeof(*ranks));
+            if (!ranks)
+                return no_memory(c);
+            g->ranks = ranks;
+            g->capacity = capacity;
+        }
         g->ranks[g->size++] = weft__epilog_u4(f);
         c->group_ranks_left--;
     }
@@ -159,10 +204,12 @@ static int add_group_ranks(elg_convert *c, epilog_fields *f)
 static int read_group(elg_convert *c, epilog_fields *f, const epilog_record *rec)
 {
     elg_defs *d = &c->defs;
-    uint32_t gid = weft__epilog_u4(f);
+    uint32_t gid;
+    if (defined_id(c, f, rec, "MPI group", &gid))
+        return -1;
     uint8_t mode = weft__epilog_u1(f);
     uint32_t count = weft__epilog_u4(f);
-    if (!f->ok || gid >= MAX_ID || count >= MAX_PROCESSES)
+    if (!f->ok || count >= MAX_PROCESSES)
         return fail(c, rec, "not an MPI group definition");
     if (!GROW(d, groups, group_count, gid))
         return no_memory(c);
@@ -170,9 +217,6 @@ static int read_group(elg_convert *c, epilog_fields *f, const epilog_record *rec
     free(g->ranks);
     *g = (elg_group){.defined = true, .mode = mode};
     bool listed = !(mode & 3); /* world and self groups list no ranks */
-    g->ranks = malloc((listed && count ? count : 1) * sizeof(uint32_t));
-    if (!g->ranks)
-        return no_memory(c);
     c->continued_group = gid;
     c->group_ranks_left = listed ? count : 0;
     return add_group_ranks(c, f);
@@ -200,8 +244,11 @@ int weft__elg_read_definition(elg_convert *c, const epilog_record *rec)
             return fail(c, rec, "a group continuation without its group");
         return add_group_ranks(c, &f);
     case ELG_MPI_COMM_REF: {
-        uint32_t cid = weft__epilog_u4(&f), gid = weft__epilog_u4(&f);
-        if (!f.ok || cid >= MAX_ID || gid >= MAX_ID)
+        uint32_t cid, gid;
+        if (defined_id(c, &f, rec, "communicator reference", &cid))
+            return -1;
+        gid = weft__epilog_u4(&f);
+        if (!f.ok || gid >= MAX_ID)
             return fail(c, rec, "not a communicator reference");
         if (!GROW(d, comm_groups, comm_group_count, cid))
             return no_memory(c);
@@ -209,37 +256,43 @@ int weft__elg_read_definition(elg_convert *c, const epilog_record *rec)
         return 0;
     }
     case ELG_NODE:
-        id = weft__epilog_u4(&f);
-        if (!f.ok || id >= MAX_ID || !GROW(d, nodes, node_count, id))
-            return f.ok && id < MAX_ID ? no_memory(c) : fail(c, rec, "not a node definition");
+        if (defined_id(c, &f, rec, "node", &id))
+            return -1;
+        if (!GROW(d, nodes, node_count, id))
+            return no_memory(c);
         weft__epilog_u4(&f); /* machine */
         weft__epilog_u4(&f); /* cpus */
         d->nodes[id] = (elg_node){.defined = true, .name = weft__epilog_u4(&f)};
         return f.ok ? 0 : fail(c, rec, "a node definition cut short");
     case ELG_LOCATION:
-        id = weft__epilog_u4(&f);
-        if (!f.ok || id >= MAX_ID || !GROW(d, locations, location_count, id))
-            return f.ok && id < MAX_ID ? no_memory(c) : fail(c, rec, "not a location definition");
+        if (defined_id(c, &f, rec, "location", &id))
+            return -1;
+        if (!GROW(d, locations, location_count, id))
+            return no_memory(c);
         weft__epilog_u4(&f); /* machine */
         d->locations[id] = (elg_location){.defined = true, .node = weft__epilog_u4(&f)};
         d->locations[id].process = weft__epilog_u4(&f);
         d->locations[id].thread = weft__epilog_u4(&f);
         if (!f.ok || d->locations[id].process >= MAX_PROCESSES ||
-            d->locations[id].thread >= MAX_THREADS)
+            d->locations[id].thread >= MAX_THREADS ||
+            d->locations[id].process >= weft__elg_id_limit(rec->offset) ||
+            d->locations[id].thread >= weft__elg_id_limit(rec->offset))
             return fail(c, rec,
                         "a location definition cut short, or of a process or thread "
                         "number out of range");
         return 0;
     case ELG_FILE:
-        id = weft__epilog_u4(&f);
-        if (!f.ok || id >= MAX_ID || !GROW(d, files, file_count, id))
-            return f.ok && id < MAX_ID ? no_memory(c) : fail(c, rec, "not a file definition");
+        if (defined_id(c, &f, rec, "file", &id))
+            return -1;
+        if (!GROW(d, files, file_count, id))
+            return no_memory(c);
         d->files[id] = weft__epilog_u4(&f) + 1; /* string id + 1; 0: undefined */
         return f.ok ? 0 : fail(c, rec, "a file definition cut short");
     case ELG_REGION: {
-        id = weft__epilog_u4(&f);
-        if (!f.ok || id >= MAX_ID || !GROW(d, regions, region_count, id))
-            return f.ok && id < MAX_ID ? no_memory(c) : fail(c, rec, "not a region definition");
+        if (defined_id(c, &f, rec, "region", &id))
+            return -1;
+        if (!GROW(d, regions, region_count, id))
+            return no_memory(c);
         elg_region *r = &d->regions[id];
         *r = (elg_region){.defined = true, .name = weft__epilog_u4(&f), .file = weft__epilog_u4(&f)};
         r->begin_line = weft__epilog_u4(&f);
@@ -249,9 +302,10 @@ int weft__elg_read_definition(elg_convert *c, const epilog_record *rec)
         return f.ok ? 0 : fail(c, rec, "a region definition cut short");
     }
     case ELG_CALL_SITE:
-        id = weft__epilog_u4(&f);
-        if (!f.ok || id >= MAX_ID || !GROW(d, call_sites, call_site_count, id))
-            return f.ok && id < MAX_ID ? no_memory(c) : fail(c, rec, "not a call site");
+        if (defined_id(c, &f, rec, "call site", &id))
+            return -1;
+        if (!GROW(d, call_sites, call_site_count, id))
+            return no_memory(c);
         weft__epilog_u4(&f);                         /* file */
         weft__epilog_u4(&f);                         /* line */
         d->call_sites[id] = weft__epilog_u4(&f) + 1; /* entered region + 1 */
@@ -295,6 +349,17 @@ int weft__elg_read_definition(elg_convert *c, const epilog_record *rec)
         c->unknown_definitions++;
         return 0;
     }
+}
+
+int weft__elg_definitions_complete(elg_convert *c)
+{
+    if (c->string_continuations == 0 && c->comm_bytes_left == 0 && c->group_ranks_left == 0)
+        return 0;
+    snprintf(c->err, sizeof(c->err), "the definitions end before the continuation records of a %s",
+             c->string_continuations ? "string"
+             : c->comm_bytes_left    ? "communicator"
+                                     : "group");
+    return -1;
 }
 
 int weft__elg_resolve_comm_groups(elg_convert *c, uint32_t processes)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "convert_otf1_internal.h"
+#include "escape.h"
 #include "progress.h"
 #include "weft/recorder.h"
 #include "weft/trace_writer.h"
@@ -353,20 +354,10 @@ static OTF_HandlerArray *handlers(otf_convert *c, bool definitions)
     return h;
 }
 
-/* The name stub OTF wants ("run" for run.otf); malloc'ed. */
-static char *name_stub(const char *path)
-{
-    char *stub = strdup(path);
-    size_t len = stub ? strlen(stub) : 0;
-    if (len > 4 && strcmp(stub + len - 4, ".otf") == 0)
-        stub[len - 4] = '\0';
-    return stub;
-}
-
 /* One pass: the definitions (first) or the events; -1 on an error. */
 static int read_pass(otf_convert *c, bool definitions, int progress, uint64_t announced)
 {
-    char *stub = name_stub(c->input);
+    char *stub = weft__otf1_name_stub(c->input);
     OTF_FileManager *files = stub ? OTF_FileManager_open(100) : NULL;
     OTF_Reader *reader = files ? OTF_Reader_open(stub, files) : NULL;
     OTF_HandlerArray *h = reader ? handlers(c, definitions) : NULL;
@@ -431,20 +422,20 @@ static uint64_t close_open(otf_convert *c)
 static void report(const otf_convert *c, uint64_t closed)
 {
     if (c->receives_without_size)
-        fprintf(stderr,
-                "weft convert: %llu receives of length 0 came before their send: their "
-                "size is written as 0\n",
-                (unsigned long long)c->receives_without_size);
+        weft__cli_line(stderr,
+                       "weft convert: %llu receives of length 0 came before their send: their "
+                       "size is written as 0",
+                       (unsigned long long)c->receives_without_size);
     if (closed)
-        fprintf(stderr,
-                "weft convert: %llu functions left open were closed at their process's "
-                "last event\n",
-                (unsigned long long)closed);
+        weft__cli_line(stderr,
+                       "weft convert: %llu functions left open were closed at their process's "
+                       "last event",
+                       (unsigned long long)closed);
     if (c->out.time_fixes)
-        fprintf(stderr,
-                "weft convert: %llu events earlier than the one before them on their "
-                "process got that one's time\n",
-                (unsigned long long)c->out.time_fixes);
+        weft__cli_line(stderr,
+                       "weft convert: %llu events earlier than the one before them on their "
+                       "process got that one's time",
+                       (unsigned long long)c->out.time_fixes);
 }
 
 int weft__convert_otf1(const char *input, const char *output, bool keep_partial, int progress)
@@ -458,8 +449,14 @@ int weft__convert_otf1(const char *input, const char *output, bool keep_partial,
     c.resolution = 1000000;
     int status = 1;
     uint64_t closed = 0;
+    char damage[400] = "";
+    char *stub = weft__otf1_name_stub(input);
     c.channels = weft__convert_channels_new();
-    if (!c.channels || read_pass(&c, true, progress, 0))
+    if (!stub || !c.channels) {
+        snprintf(c.err, sizeof(c.err), "out of memory");
+        goto report_error;
+    }
+    if (weft__otf1_check_files(&c, stub) || read_pass(&c, true, progress, 0))
         goto report_error;
     otf_table *tables[] = {&c.procs, &c.funcs, &c.groups,  &c.fgroups,
                            &c.files, &c.scls,  &c.collops, &c.counters};
@@ -469,6 +466,12 @@ int weft__convert_otf1(const char *input, const char *output, bool keep_partial,
     for (uint32_t i = 0; i < c.funcs.count; i++) {
         weft_region_desc desc = {.name = funcs[i].name};
         weft__otf1_classify(&c, &funcs[i], &desc);
+    }
+    if (weft__otf1_check_master(&c, stub, damage, sizeof(damage)))
+        goto report_error;
+    if (damage[0] && !keep_partial) {
+        snprintf(c.err, sizeof(c.err), "%s; --keep-partial converts the rest", damage);
+        goto report_error;
     }
     if (weft__otf1_arrange_processes(&c) || read_pass(&c, false, progress, 0))
         goto report_error;
@@ -492,31 +495,17 @@ int weft__convert_otf1(const char *input, const char *output, bool keep_partial,
         report(&c, closed);
         status = 0;
     }
+    if (st == WEFT_OK && damage[0]) { /* --keep-partial: converted what could be read */
+        weft__cli_line(stderr, "weft convert: '%s': %s", input, damage);
+        weft__cli_line(stderr, "weft convert: the partial trace is kept in '%s'", output);
+        status = 1;
+    }
     goto out;
 report_error:
-    fprintf(stderr, "weft convert: '%s': %s\n", input, c.err);
+    weft__cli_line(stderr, "weft convert: '%s': %s", input, c.err);
 out:
     weft__convert_output_abandon(&c.out, c.resolution, keep_partial, output);
     weft__otf1_free_tables(&c);
-    return status;
-}
-
-bool weft__convert_is_otf1(const char *path)
-{
-    char *stub = name_stub(path);
-    if (!stub)
-        return false;
-    char master[4200];
-    snprintf(master, sizeof(master), "%s.otf", stub);
     free(stub);
-    FILE *f = fopen(master, "r");
-    if (!f)
-        return false;
-    /* A master control file: lines "<stream>:<process>[,<process>...]" in hex. */
-    char line[256];
-    bool ok = fgets(line, sizeof(line), f) != NULL;
-    size_t digits = ok ? strspn(line, "0123456789abcdefABCDEF") : 0;
-    ok = ok && digits > 0 && line[digits] == ':';
-    fclose(f);
-    return ok;
+    return status;
 }

@@ -7,6 +7,7 @@
 
 #include <otf.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "convert_common.h"
@@ -104,6 +105,17 @@ int weft__otf1_define(otf_convert *c);
 weft_comm weft__otf1_comm_of(otf_convert *c, otf_group *g);
 
 void weft__otf1_free_tables(otf_convert *c);
+
+/* convert_otf1_files.c: the name stub OTF wants ("run" for run.otf;
+ * malloc'ed); -1 (c->err) when a file of the trace STUB is not a regular
+ * file. */
+char *weft__otf1_name_stub(const char *path);
+int weft__otf1_check_files(otf_convert *c, const char *stub);
+/* After the definitions: the master file against them and against the
+ * event files there. DAMAGE (SIZE bytes) says, when it is not empty, why
+ * events would be lost (--keep-partial converts the rest); -1 (c->err)
+ * when the master file cannot be read at all. */
+int weft__otf1_check_master(otf_convert *c, const char *stub, char *damage, size_t size);
 
 /* Sets one handler of an OTF handler array with c as its first argument.
  * OTF takes every handler as one type; void (*)(void) converts to any. */

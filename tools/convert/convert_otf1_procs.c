@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "convert_otf1_internal.h"
+#include "escape.h"
 
 /* Thread numbers below this: EPILOG's limit, and teams' sizes are 16 bits. */
 #define THREAD_LIMIT 0x10000u
@@ -264,10 +265,10 @@ static int place(otf_convert *c, otf_proc **list)
     untangle(list, count, odd);
     for (int k = 0; k < ODD_KINDS; k++) {
         if (odd[k].count > 1)
-            fprintf(stderr, "weft convert: '%s': %s (and %u more like it)\n", c->input,
-                    odd[k].first, odd[k].count - 1);
+            weft__cli_line(stderr, "weft convert: '%s': %s (and %u more like it)", c->input,
+                           odd[k].first, odd[k].count - 1);
         else if (odd[k].count)
-            fprintf(stderr, "weft convert: '%s': %s\n", c->input, odd[k].first);
+            weft__cli_line(stderr, "weft convert: '%s': %s", c->input, odd[k].first);
     }
     return 0;
 }

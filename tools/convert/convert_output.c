@@ -5,13 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
+
 bool weft__convert_output_open(convert_output *out, const char *path, const char *input)
 {
     if (weft_trace_writer_open(path, &out->writer) != WEFT_OK)
         return false; /* reported */
     const char *argv[] = {input};
     if (weft_trace_writer_program(out->writer, 1, argv) != WEFT_OK) {
-        fprintf(stderr, "weft convert: out of memory defining the program of '%s'\n", path);
+        weft__cli_line(stderr, "weft convert: out of memory defining the program of '%s'", path);
         weft_trace_writer_discard(out->writer);
         out->writer = NULL;
         return false;
@@ -77,7 +79,7 @@ void weft__convert_output_abandon(convert_output *out, uint64_t ticks_per_second
     if (keep_partial) {
         weft_clock_properties clock = {.ticks_per_second = ticks_per_second};
         weft_trace_writer_close(out->writer, &clock);
-        fprintf(stderr, "weft convert: the partial trace is kept in '%s'\n", path);
+        weft__cli_line(stderr, "weft convert: the partial trace is kept in '%s'", path);
     } else {
         weft_trace_writer_discard(out->writer);
     }

@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
+
+#include "files.h"
 
 struct epilog_reader {
     gzFile file;
@@ -38,9 +41,21 @@ epilog_reader *weft__epilog_open(const char *path, char *err, size_t err_len)
         snprintf(err, err_len, "out of memory");
         return NULL;
     }
-    r->file = gzopen(path, "rb");
+    const char *kind = NULL;
+    int fd = weft__cli_open_regular(path, &kind, NULL);
+    if (fd < 0 && kind) {
+        snprintf(err, err_len,
+                 "'%s' is %s, not a regular file; weft convert reads only regular "
+                 "files",
+                 path, kind);
+        free(r);
+        return NULL;
+    }
+    r->file = fd >= 0 ? gzdopen(fd, "rb") : NULL;
     if (!r->file) {
         snprintf(err, err_len, "cannot open '%s': %s", path, strerror(errno ? errno : EIO));
+        if (fd >= 0)
+            close(fd);
         free(r);
         return NULL;
     }

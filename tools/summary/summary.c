@@ -4,6 +4,7 @@
  * in summary_read.c and summary_{text,csv,json}.c; this file only decides
  * what to do and how to exit. */
 #include "cli.h"
+#include "escape.h"
 #include "summary.h"
 #include "progress.h"
 
@@ -88,9 +89,17 @@ static void print_help(void)
            "Unbalanced traces are summarised anyway: a leave with no matching enter is\n"
            "ignored, a leave of a region with others still open inside closes those\n"
            "too, and regions open at the end are closed at their location's last\n"
-           "enter/leave; one warning line on stderr gives the count.\n"
+           "enter/leave; one warning line on stderr gives the count. Events the\n"
+           "recorder lost (weft::events_lost) are counted in one warning line too.\n"
            "\n"
-           "Options:\n"
+           "A damaged trace is an error, not a profile of part of it: an event file\n"
+           "holding fewer events than its location's definition promises, definition\n"
+           "files whose records do not fit (checked before OTF2 reads them), files that\n"
+           "are not regular files (a named pipe is refused, not waited for). Names are\n"
+           "printed with control characters escaped (\\x1b, \\u009b).\n"
+           "\n");
+    /* two strings: C99 compilers need not take literals over 4095 bytes */
+    printf("Options:\n"
            "  --top N        show only the N heaviest regions (0: all); in the text\n"
            "                 format also at most N rank pairs and OpenMP locations.\n"
            "                 Default: 20 for text, all for csv and json\n"
@@ -213,24 +222,31 @@ static int parse_options(int argc, char **argv, options *opt)
 
 static void warn_about(const weft_summary *s)
 {
+    if (s->events_lost > 0) {
+        weft__cli_line(stderr,
+                       "weft summary: warning: the recorder lost %" PRIu64 " events of %" PRIu64
+                       " location(s) of '%s' (" WEFT_TRACE_EVENTS_LOST "): they could not be "
+                       "written; the trace is incomplete, and so is this summary",
+                       s->events_lost, s->events_lost_locations, s->trace_path);
+    }
     if (s->unbalanced_count > 0) {
-        fprintf(stderr,
-                "weft summary: warning: %" PRIu64 " unbalanced enter/leave event(s) in '%s' "
-                "(a leave without its enter, or a region left open); open regions were "
-                "closed at their location's last enter/leave\n",
-                s->unbalanced_count, s->trace_path);
+        weft__cli_line(stderr,
+                       "weft summary: warning: %" PRIu64 " unbalanced enter/leave event(s) in '%s' "
+                       "(a leave without its enter, or a region left open); open regions were "
+                       "closed at their location's last enter/leave",
+                       s->unbalanced_count, s->trace_path);
     }
     if (s->undefined_region_count > 0) {
-        fprintf(stderr,
-                "weft summary: warning: %" PRIu64 " enter/leave event(s) in '%s' name an "
-                "undefined region and were ignored\n",
-                s->undefined_region_count, s->trace_path);
+        weft__cli_line(stderr,
+                       "weft summary: warning: %" PRIu64 " enter/leave event(s) in '%s' name an "
+                       "undefined region and were ignored",
+                       s->undefined_region_count, s->trace_path);
     }
     if (s->undefined_comm_count > 0) {
-        fprintf(stderr,
-                "weft summary: warning: %" PRIu64 " MPI event(s) in '%s' name an undefined "
-                "communicator; their peers are counted as rank '?'\n",
-                s->undefined_comm_count, s->trace_path);
+        weft__cli_line(stderr,
+                       "weft summary: warning: %" PRIu64 " MPI event(s) in '%s' name an undefined "
+                       "communicator; their peers are counted as rank '?'",
+                       s->undefined_comm_count, s->trace_path);
     }
 }
 

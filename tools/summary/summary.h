@@ -159,6 +159,8 @@ typedef struct weft_summary {
     uint64_t unbalanced_count;       /* stray leaves plus regions closed by the summary */
     uint64_t undefined_region_count; /* enter/leave events naming no defined region */
     uint64_t undefined_comm_count;   /* MPI events naming no defined communicator */
+    uint64_t events_lost;            /* recorded, not written (weft::events_lost), summed */
+    uint64_t events_lost_locations;  /* locations that lost any */
     size_t region_count;
     weft_summary_region *regions; /* heaviest inclusive time first, then by name */
     weft_summary_paradigm paradigms[WEFT_SUMMARY_CLASS_COUNT];

@@ -1,12 +1,17 @@
 /* The CSV format of `weft summary`: one table per run, chosen with --table,
  * with a header row and RFC 4180 quoting (a field holding a comma, a quote,
- * a line break or leading or trailing blanks is quoted, quotes doubled).
+ * or leading or trailing blanks is quoted, quotes doubled). Control
+ * characters in names, line breaks included, are escaped as the text format
+ * escapes them (escape.h), so every row is one line.
  * Column names equal the JSON keys (docs/COMMANDS.md); times are seconds
  * with nanosecond digits; an unknown rank is an empty field. */
 #include "summary.h"
 
+#include "escape.h"
+
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static double seconds(const weft_summary *s, uint64_t ticks)
@@ -34,12 +39,11 @@ const char *weft__summary_table_name(weft_summary_table_id table)
     return (unsigned)table < WEFT_SUMMARY_TABLE_COUNT ? names[table] : NULL;
 }
 
-static void print_field(FILE *out, const char *text)
+static void print_quoted(FILE *out, const char *text)
 {
     size_t len = strlen(text);
-    bool quote = strpbrk(text, ",\"\r\n") != NULL ||
-                 (len > 0 && (text[0] == ' ' || text[0] == '\t' || text[len - 1] == ' ' ||
-                              text[len - 1] == '\t'));
+    bool quote =
+        strpbrk(text, ",\"") != NULL || (len > 0 && (text[0] == ' ' || text[len - 1] == ' '));
     if (!quote) {
         fputs(text, out);
         return;
@@ -51,6 +55,20 @@ static void print_field(FILE *out, const char *text)
         fputc(*p, out);
     }
     fputc('"', out);
+}
+
+/* A name from the trace: control characters escaped (escape.h; so also line
+ * breaks and tabs: a row is always one line), then quoted when needed. */
+static void print_field(FILE *out, const char *text)
+{
+    size_t size = 4 * strlen(text) + 1; /* an escape is at most 4 bytes per byte */
+    char *escaped = malloc(size);
+    if (!escaped) {
+        fputs("?", out);
+        return;
+    }
+    print_quoted(out, weft__cli_escape(text, escaped, size));
+    free(escaped);
 }
 
 static void print_rank(FILE *out, uint32_t rank)

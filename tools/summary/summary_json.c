@@ -1,9 +1,11 @@
 /* The JSON format of `weft summary`: one object, schema version 1, every
  * field documented in docs/COMMANDS.md. Keys never disappear: empty sections
  * are empty arrays and zero totals. Times are seconds with nanosecond
- * digits; names from the trace are escaped, and bytes that are not UTF-8
- * become U+FFFD, so the output is always valid JSON. A new field may be
- * added without a new schema version; renaming or removing one needs it. */
+ * digits; names from the trace are escaped (control characters, DEL and
+ * the C1 controls as \u00NN, so a terminal shows them rather than obeys
+ * them), and bytes that are not UTF-8 become U+FFFD, so the output is always
+ * valid JSON. A new field may be added without a new schema version;
+ * renaming or removing one needs it. */
 #include "summary.h"
 
 #include <inttypes.h>
@@ -51,8 +53,12 @@ static void print_string(FILE *out, const char *text)
             p++;
         } else if (*p == '"' || *p == '\\') {
             fprintf(out, "\\%c", *p++);
-        } else if (*p < 0x20) {
+        } else if (*p < 0x20 || *p == 0x7f) {
             fprintf(out, "\\u%04x", *p++);
+        } else if (n == 2 && p[0] == 0xc2 && p[1] < 0xa0) {
+            /* C1 controls (U+0080..U+009F): some terminals obey them */
+            fprintf(out, "\\u%04x", p[1]);
+            p += 2;
         } else {
             fwrite(p, 1, (size_t)n, out);
             p += n;

@@ -228,8 +228,12 @@ static void make_header(const summary_state *st, weft_summary *out)
     for (size_t i = 0; i < st->read.group_count; i++)
         out->rank_count += st->read.groups[i].type == OTF2_LOCATION_GROUP_TYPE_PROCESS;
     out->location_count = st->read.location_count;
-    for (size_t i = 0; i < st->read.location_count; i++)
-        out->thread_count += st->read.locations[i].type == OTF2_LOCATION_TYPE_CPU_THREAD;
+    for (size_t i = 0; i < st->read.location_count; i++) {
+        const location_def *l = &st->read.locations[i];
+        out->thread_count += l->type == OTF2_LOCATION_TYPE_CPU_THREAD;
+        out->events_lost += l->events_lost;
+        out->events_lost_locations += l->events_lost > 0;
+    }
     out->event_count = st->read.event_count;
     out->root_incl_ticks = totals.root_incl_ticks;
     out->unbalanced_count = totals.unbalanced_count;

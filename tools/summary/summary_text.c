@@ -5,6 +5,8 @@
  * OpenMP location tables are cut to the heaviest rows like the regions. */
 #include "summary.h"
 
+#include "escape.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +39,9 @@ static void print_rank(FILE *out, int width, uint32_t rank)
 
 static void print_header(FILE *out, const weft_summary *s, size_t shown)
 {
-    fprintf(out, "trace:            %s\n", s->trace_path);
+    fprintf(out, "trace:            ");
+    weft__cli_put_escaped(out, s->trace_path);
+    fputc('\n', out);
     fprintf(out, "duration:         %.6f s\n", seconds(s, s->duration_ticks));
     fprintf(out, "location groups:  %" PRIu64 "\n", s->location_group_count);
     fprintf(out, "ranks:            %" PRIu64 "\n", s->rank_count);
@@ -58,10 +62,12 @@ static void print_regions(FILE *out, const weft_summary *s, size_t shown)
         const weft_summary_region *r = &s->regions[i];
         double mean =
             r->location_count ? seconds(s, r->incl_ticks) / (double)r->location_count : 0.0;
-        fprintf(out, "%10" PRIu64 " %12.6f %12.6f %7.1f %12.6f %12.6f %12.6f  %s\n", r->visits,
+        fprintf(out, "%10" PRIu64 " %12.6f %12.6f %7.1f %12.6f %12.6f %12.6f  ", r->visits,
                 seconds(s, r->incl_ticks), seconds(s, r->excl_ticks),
                 percent(r->incl_ticks, s->root_incl_ticks), seconds(s, r->min_incl_ticks), mean,
-                seconds(s, r->max_incl_ticks), r->name);
+                seconds(s, r->max_incl_ticks));
+        weft__cli_put_escaped(out, r->name);
+        fputc('\n', out);
     }
     fprintf(out, "\nincl %%: share of the summed inclusive time of root-level regions; "
                  "min/mean/max:\ninclusive time per location, over the locations that "
@@ -145,11 +151,10 @@ static void print_comms(FILE *out, const weft_summary *s)
         const weft_summary_p2p *p = &c->p2p;
         if (p->sent_messages + p->received_messages == 0)
             continue;
-        fprintf(out,
-                "%12" PRIu64 " %14" PRIu64 " %12" PRIu64 " %14" PRIu64 " %6" PRIu64
-                "  %s (id %" PRIu32 ")\n",
-                p->sent_messages, p->sent_bytes, p->received_messages, p->received_bytes, c->size,
-                c->name, c->ref);
+        fprintf(out, "%12" PRIu64 " %14" PRIu64 " %12" PRIu64 " %14" PRIu64 " %6" PRIu64 "  ",
+                p->sent_messages, p->sent_bytes, p->received_messages, p->received_bytes, c->size);
+        weft__cli_put_escaped(out, c->name);
+        fprintf(out, " (id %" PRIu32 ")\n", c->ref);
     }
 }
 
@@ -168,8 +173,10 @@ static void print_collectives(FILE *out, const weft_summary *s)
             snprintf(unknown, sizeof(unknown), "operation %u", (unsigned)c->op);
             op = unknown;
         }
-        fprintf(out, "%10" PRIu64 " %14" PRIu64 " %14" PRIu64 "  %-22s %s (id %" PRIu32 ")\n",
-                c->calls, c->sent_bytes, c->received_bytes, op, comm->name, comm->ref);
+        fprintf(out, "%10" PRIu64 " %14" PRIu64 " %14" PRIu64 "  %-22s ", c->calls, c->sent_bytes,
+                c->received_bytes, op);
+        weft__cli_put_escaped(out, comm->name);
+        fprintf(out, " (id %" PRIu32 ")\n", comm->ref);
     }
 }
 
@@ -218,7 +225,9 @@ static void print_omp(FILE *out, const weft_summary *s, size_t top)
         print_omp_row(out, s, &rows[i].omp);
         fprintf(out, " ");
         print_rank(out, 5, rows[i].rank);
-        fprintf(out, "  %s\n", rows[i].name);
+        fprintf(out, "  ");
+        weft__cli_put_escaped(out, rows[i].name);
+        fputc('\n', out);
     }
     print_omp_row(out, s, &s->omp_total);
     fprintf(out, " %5s  total\n", "");

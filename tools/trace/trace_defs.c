@@ -168,6 +168,42 @@ static OTF2_CallbackCode on_comm(void *user_data, OTF2_CommRef self, OTF2_String
     return OTF2_CALLBACK_SUCCESS;
 }
 
+/* The recorder's location properties: weft::events_lost is kept (strings
+ * may come after the properties, so the name is looked at later). */
+static OTF2_CallbackCode on_location_property(void *user_data, OTF2_LocationRef location,
+                                              OTF2_StringRef name, OTF2_Type type,
+                                              OTF2_AttributeValue value)
+{
+    weft_trace_reader *st = user_data;
+    uint64_t number;
+    switch (type) {
+    case OTF2_TYPE_UINT8:
+        number = value.uint8;
+        break;
+    case OTF2_TYPE_UINT16:
+        number = value.uint16;
+        break;
+    case OTF2_TYPE_UINT32:
+        number = value.uint32;
+        break;
+    case OTF2_TYPE_UINT64:
+        number = value.uint64;
+        break;
+    default:
+        return OTF2_CALLBACK_SUCCESS; /* not one weft writes */
+    }
+    if (number == 0)
+        return OTF2_CALLBACK_SUCCESS; /* nothing lost, nothing to keep */
+    property_def *grown =
+        room_for_one(st->properties, &st->property_capacity, st->property_count, sizeof(*grown));
+    if (!grown)
+        return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
+    st->properties = grown;
+    st->properties[st->property_count++] =
+        (property_def){.location = location, .name_ref = name, .value = number};
+    return OTF2_CALLBACK_SUCCESS;
+}
+
 /* --- Sorting and lookups -------------------------------------------------------- */
 
 /* Every definition struct starts with its uint64_t ref. */
@@ -302,6 +338,18 @@ static void resolve_ranks(weft_trace_reader *st)
     }
 }
 
+/* Each location's weft::events_lost, once strings and locations are sorted. */
+static void resolve_properties(weft_trace_reader *st)
+{
+    for (size_t i = 0; i < st->property_count; i++) {
+        const property_def *p = &st->properties[i];
+        const char *name = weft__trace_string(st, p->name_ref);
+        size_t l = find_location(st, p->location);
+        if (name && l != NOT_FOUND && strcmp(name, WEFT_TRACE_EVENTS_LOST) == 0)
+            st->locations[l].events_lost = p->value;
+    }
+}
+
 static void resolve_comms(weft_trace_reader *st)
 {
     for (size_t c = 0; c < st->comm_count; c++) {
@@ -365,6 +413,8 @@ static weft_status register_callbacks(weft_trace_reader *st, OTF2_Reader *reader
         code = OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, on_comm);
     if (code == OTF2_SUCCESS)
         code = weft__trace_set_io_rma_def_callbacks(cb);
+    if (code == OTF2_SUCCESS)
+        code = OTF2_GlobalDefReaderCallbacks_SetLocationPropertyCallback(cb, on_location_property);
     if (code == OTF2_SUCCESS)
         code = OTF2_Reader_RegisterGlobalDefCallbacks(reader, defs, cb, st);
     return weft__trace_otf2_ok(st, code, "cannot set up reading the definitions of")
@@ -439,6 +489,7 @@ weft_status weft__trace_read_defs(weft_trace_reader *st, OTF2_Reader *reader)
     st->comm_count = sort_unique(st->comms, st->comm_count, sizeof(*st->comms));
     resolve_ranks(st);
     resolve_comms(st);
+    resolve_properties(st);
     return WEFT_OK;
 }
 
@@ -455,4 +506,7 @@ void weft__trace_free(weft_trace_reader *st)
     free(st->member_groups);
     free(st->comms);
     weft__trace_io_rma_free(st);
+    free(st->properties);
+    free(st->archive_base);
+    st->archive_base = NULL;
 }

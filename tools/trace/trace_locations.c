@@ -5,6 +5,8 @@
  * time, so memory does not grow with the number of events. */
 #include "trace_reader.h"
 
+#include "escape.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -55,6 +57,22 @@ static weft_status read_chunks(weft_trace_reader *st, OTF2_Reader *reader, OTF2_
     }
 }
 
+/* The events read of the current location against what its definition
+ * promises (unless it leaves that open). */
+static weft_status compare_count(weft_trace_reader *st, uint64_t read)
+{
+    const location_def *def = &st->locations[st->current];
+    if (def->event_count == OTF2_UNDEFINED_UINT64 || read == def->event_count)
+        return WEFT_OK;
+    if (st->count_differs)
+        return st->count_differs(st, read, def->event_count);
+    weft__cli_line(stderr,
+                   "%s: %" PRIu64 " events read of location %" PRIu64 " in '%s', but its "
+                   "definition promises %" PRIu64 "; " DAMAGED,
+                   st->command ? st->command : "weft", read, def->ref, st->path, def->event_count);
+    return WEFT_ERR_OTF2;
+}
+
 /* Reads one location's local definitions and events. A location whose
  * definition claims no events may lack an event file. */
 static weft_status read_location(weft_trace_reader *st, OTF2_Reader *reader, bool have_def_files,
@@ -64,6 +82,9 @@ static weft_status read_location(weft_trace_reader *st, OTF2_Reader *reader, boo
 {
     const location_def *def = &st->locations[st->current];
     uint64_t location = def->ref;
+    weft_status checked = weft__trace_validate_location(st, location);
+    if (checked != WEFT_OK)
+        return checked;
     if (have_def_files) {
         weft_status status = read_local_defs(st, reader, location);
         if (status != WEFT_OK)
@@ -84,11 +105,14 @@ static weft_status read_location(weft_trace_reader *st, OTF2_Reader *reader, boo
         return WEFT_ERR_OTF2;
 
     st->current_rank = def->rank;
+    uint64_t before = st->event_count;
     weft_status status = hooks && hooks->begin ? hooks->begin(st) : WEFT_OK;
     if (status == WEFT_OK)
         status = read_chunks(st, reader, events, location, progress);
     if (status == WEFT_OK && hooks && hooks->end)
         status = hooks->end(st);
+    if (status == WEFT_OK)
+        status = compare_count(st, st->event_count - before);
     if (status != WEFT_OK)
         return status;
     if (!weft__trace_otf2_ok(st, OTF2_Reader_CloseEvtReader(reader, events),

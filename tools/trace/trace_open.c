@@ -3,6 +3,8 @@
  * into the single line this file prints when reading fails. */
 #include "trace_reader.h"
 
+#include "escape.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -53,8 +55,8 @@ void weft__trace_report(const weft_trace_reader *st, OTF2_ErrorCode code, const 
     const char *why = weft__trace_otf2_message[0] ? weft__trace_otf2_message
                       : code != OTF2_SUCCESS        ? OTF2_Error_GetDescription(code)
                                                     : NULL;
-    fprintf(stderr, "%s: %s '%s'%s%s%s%s\n", st->command ? st->command : "weft", what,
-            st->path, why ? ": " : "", why ? why : "", hint ? "; " : "", hint ? hint : "");
+    weft__cli_line(stderr, "%s: %s '%s'%s%s%s%s", st->command ? st->command : "weft", what,
+                   st->path, why ? ": " : "", why ? why : "", hint ? "; " : "", hint ? hint : "");
 }
 
 bool weft__trace_otf2_ok(const weft_trace_reader *st, OTF2_ErrorCode code, const char *what)
@@ -75,6 +77,8 @@ static OTF2_ErrorCallback previous_error_callback;
 
 OTF2_Reader *weft__trace_open(weft_trace_reader *st)
 {
+    if (weft__trace_validate_archive(st) != WEFT_OK)
+        return NULL;
     weft__trace_otf2_message[0] = '\0';
     previous_error_callback = OTF2_Error_RegisterCallback(capture_otf2_error, NULL);
     OTF2_Reader *reader = OTF2_Reader_Open(st->path);
@@ -110,7 +114,7 @@ char *weft__trace_find_anchor(const char *command, const char *trace)
 {
     struct stat st;
     if (stat(trace, &st) != 0) {
-        fprintf(stderr, "%s: cannot open '%s': %s\n", command, trace, strerror(errno));
+        weft__cli_line(stderr, "%s: cannot open '%s': %s", command, trace, strerror(errno));
         return NULL;
     }
     if (!S_ISDIR(st.st_mode)) {
@@ -129,10 +133,10 @@ char *weft__trace_find_anchor(const char *command, const char *trace)
     }
     snprintf(anchor, size, "%s%s" WEFT_TRACE_ANCHOR_NAME, trace, slash ? "" : "/");
     if (stat(anchor, &st) != 0) {
-        fprintf(stderr,
-                "%s: '%s' is a directory without " WEFT_TRACE_ANCHOR_NAME
-                " (%s); give an experiment directory or an .otf2 anchor file\n",
-                command, trace, strerror(errno));
+        weft__cli_line(stderr,
+                       "%s: '%s' is a directory without " WEFT_TRACE_ANCHOR_NAME
+                       " (%s); give an experiment directory or an .otf2 anchor file",
+                       command, trace, strerror(errno));
         free(anchor);
         return NULL;
     }

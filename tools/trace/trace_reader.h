@@ -21,6 +21,9 @@
 #define NOT_FOUND SIZE_MAX
 #define WEFT_TRACE_ANCHOR_NAME "traces.otf2"
 #define DAMAGED "the trace is damaged or truncated"
+/* The location property in which weft's recorder counts the events it
+ * recorded but could not write (docs/CONFIGURATION.md). */
+#define WEFT_TRACE_EVENTS_LOST "weft::events_lost"
 
 /* A rank that could not be determined (a peer rank outside its communicator). */
 #define WEFT_TRACE_NO_RANK UINT32_MAX
@@ -54,6 +57,7 @@ typedef struct location_def {
     uint64_t event_count; /* as the definition claims */
     uint8_t type;         /* OTF2_LocationType */
     uint32_t rank;        /* resolved from its location group */
+    uint64_t events_lost; /* the recorder's location property weft::events_lost; 0 without */
 } location_def;
 
 typedef struct members_def { /* a Group of type COMM_LOCATIONS, COMM_GROUP or COMM_SELF */
@@ -64,6 +68,12 @@ typedef struct members_def { /* a Group of type COMM_LOCATIONS, COMM_GROUP or CO
     uint32_t count;
     uint64_t *members; /* owned */
 } members_def;
+
+typedef struct property_def { /* a LocationProperty of an integer type */
+    uint64_t location;
+    uint64_t name_ref;
+    uint64_t value;
+} property_def;
 
 typedef struct comm_def {
     uint64_t ref;
@@ -189,6 +199,13 @@ typedef struct weft_trace_location_hooks {
     weft_status (*end)(weft_trace_reader *reader);
 } weft_trace_location_hooks;
 
+/* Called after a location's events (and its `end` hook) when the events
+ * read differ from the number its definition promises: bytes of its event
+ * file were lost, which OTF2 itself does not notice when the file was cut
+ * at a record boundary. */
+typedef weft_status weft_trace_count_handler(weft_trace_reader *reader, uint64_t read,
+                                             uint64_t promised);
+
 /* Everything read from the definitions, and where the reading is; freed by
  * weft__trace_free. A command keeps its own state in a struct whose first
  * member is this reader, so that the handler can get at it. */
@@ -209,6 +226,8 @@ struct weft_trace_reader {
     size_t member_group_count, member_group_capacity;
     comm_def *comms;
     size_t comm_count, comm_capacity;
+    property_def *properties; /* the ones weft reads (weft::events_lost), until resolved */
+    size_t property_count, property_capacity;
     bool have_clock;
     uint64_t timer_resolution;
     uint64_t global_offset;
@@ -225,6 +244,18 @@ struct weft_trace_reader {
 
     /* MPI-IO and RMA definitions (trace_io_rma.c); NULL until one is read. */
     struct weft_trace_io_rma_defs *io_rma;
+    /* What to do when a location holds other than the events promised (set
+     * by the command, may stay NULL). NULL: one line on stderr and the
+     * reading fails, because a result made of part of the events would
+     * look like one made of all of them. A command that reports problems
+     * itself (weft check) says so and returns WEFT_OK to go on. */
+    weft_trace_count_handler *count_differs;
+
+    /* Set by weft__trace_validate_archive: "<dir>/<name>" of the anchor
+     * "<dir>/<name>.otf2" (owned; NULL when the anchor could not be read)
+     * and its definition chunk size. */
+    char *archive_base;
+    uint64_t def_chunk_size;
 };
 
 /* Finds the anchor file of TRACE (an experiment directory or the anchor
@@ -258,6 +289,16 @@ bool weft__trace_otf2_ok(const weft_trace_reader *reader, OTF2_ErrorCode code, c
 
 /* Makes OTF2 callbacks stop reading: records WHY and returns OTF2_CALLBACK_INTERRUPT. */
 OTF2_CallbackCode weft__trace_interrupt(weft_trace_reader *reader, weft_status why);
+
+/* trace_validate.c: checks what the OTF2 library reads without checking,
+ * before it reads it: that the anchor, the global definitions and, per
+ * location, its definitions and events are regular files (a named pipe
+ * blocks forever); that the anchor's chunk sizes are OTF2's; and that every
+ * record of a definition file, and every array in one, lies within its
+ * chunk and its record. Called by weft__trace_open and for each location
+ * before its files are opened. Reports and returns an error status. */
+weft_status weft__trace_validate_archive(weft_trace_reader *reader);
+weft_status weft__trace_validate_location(weft_trace_reader *reader, uint64_t location);
 
 /* trace_defs.c: reads the global definitions, sorts them and resolves ranks
  * and communicator groups. Reports and returns an error status. */

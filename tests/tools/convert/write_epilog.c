@@ -22,7 +22,16 @@
  * the file: truncated (cut inside a record), magic, version, short-record
  * (an ENTER one byte short), undefined-region (an ENTER of region 99),
  * unknown-types (adds records of types 50 and 150, which a reader skips:
- * not damage). */
+ * not damage), header-only (the header and nothing else), definitions-only
+ * (cut right after the definitions), flipped-ids (bit 23 of the ids of the
+ * first string, location, file and region definition flipped: four bits),
+ * and for archives map-section-lost (epik.map without rank 1's MAP_SECTION
+ * record, so its maps follow rank 0's) and map-bytes-deleted (4 bytes cut
+ * out of rank 0's OFFSET record, whose length still says 16) and
+ * map-field-overwritten (0xfffffffe written over the type byte and rank of
+ * rank 1's MAP_SECTION, little endian); not damage:
+ * escape-metric (with --metrics: the metric has floating-point values and
+ * a name holding a terminal escape sequence). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +40,18 @@
 #include <zlib.h>
 
 static bool big_endian, with_metrics, archive, without_main;
+static const char *broken = "";
+
+static bool is_broken(const char *kind)
+{
+    return strcmp(broken, kind) == 0;
+}
+
+/* flipped-ids: the first definition of a kind gets bit 23 of its id flipped. */
+static uint32_t def_id(uint32_t id)
+{
+    return is_broken("flipped-ids") && id == 0 ? id ^ (1u << 23) : id;
+}
 
 /* Output buffers: the merged file, or the archive's files. */
 typedef struct buffer {
@@ -155,13 +176,14 @@ static long parallel_regions = 2; /* per process; --parallel-regions=N for big t
 
 static void definitions(void)
 {
-    string_def(S_OMP_C, "omp.c");
+    string_def(def_id(S_OMP_C), "omp.c");
     string_def(S_MPI, "MPI");
     string_def(S_OMP, "OMP");
     string_def(S_NODE0, "node-a");
     string_def(S_NODE1, "node-b");
     string_def(S_MACHINE, "cluster");
-    string_def(S_CYCLES, "PAPI_TOT_CYC");
+    /* escape-metric: a floating-point metric whose name would retitle a terminal */
+    string_def(S_CYCLES, is_broken("escape-metric") ? "PAPI\x1b]0;owned\aTOT" : "PAPI_TOT_CYC");
     for (unsigned r = 0; r < REGION_COUNT; r++)
         string_def(FIRST_REGION_STRING + r, regions[r].name);
     begin(); /* MACHINE 0 with two nodes */
@@ -175,24 +197,24 @@ static void definitions(void)
     for (unsigned p = 0; p < processes; p++) {
         for (unsigned t = 0; t < threads; t++) {
             begin(); /* LOCATION lid mid nid pid tid; one node per process */
-            u4(p * threads + t), u4(0), u4(p % 2), u4(p), u4(t);
+            u4(def_id(p * threads + t)), u4(0), u4(p % 2), u4(p), u4(t);
             end(7);
         }
     }
     for (unsigned f = 0; f < 3; f++) { /* FILE ids = their string ids */
         begin();
-        u4(f), u4(f);
+        u4(def_id(f)), u4(f);
         end(8);
     }
     for (unsigned r = 0; r < REGION_COUNT; r++) {
         begin();
-        u4(r), u4(FIRST_REGION_STRING + r), u4(regions[r].file), u4(regions[r].begin);
+        u4(def_id(r)), u4(FIRST_REGION_STRING + r), u4(regions[r].file), u4(regions[r].begin);
         u4(regions[r].end_line), u4(NO_ID), u1(regions[r].type);
         end(9);
     }
     if (with_metrics) {
         begin(); /* METRIC id name descr dtype(int) mode(counter) interval(start) */
-        u4(0), u4(S_CYCLES), u4(S_CYCLES), u1(0), u1(0), u1(0);
+        u4(0), u4(S_CYCLES), u4(S_CYCLES), u1(is_broken("escape-metric")), u1(0), u1(0);
         end(10);
     }
     if (processes > 1 && archive) {
@@ -398,9 +420,14 @@ static void write_map(void)
 {
     out = &map;
     for (unsigned p = 0; p < processes; p++) {
+        size_t section = map.len;
         begin();
         u4(p);
-        end(23); /* MAP_SECTION */
+        if (!(p == 1 && is_broken("map-section-lost")))
+            end(23); /* MAP_SECTION */
+        /* map-field-overwritten: 0xfffffffe over the type byte and the rank */
+        if (p == 1 && is_broken("map-field-overwritten"))
+            memcpy(map.data + section + 1, (const unsigned char[]){0xfe, 0xff, 0xff, 0xff}, 4);
         begin(); /* IDMAP LOC dense: local thread -> global location */
         u1(7), u1(0), u4(threads);
         for (unsigned t = 0; t < threads; t++)
@@ -421,6 +448,8 @@ static void write_map(void)
         begin(); /* OFFSET: global = local + offset */
         d8(0.0), d8(clock_behind(p) - 1.0);
         end(12);
+        if (p == 0 && is_broken("map-bytes-deleted"))
+            map.len -= 4; /* the offset's last 4 bytes: the next record is eaten */
     }
 }
 
@@ -431,7 +460,7 @@ int main(int argc, char **argv)
                         "[--metrics] [--broken=KIND]\n");
         return 2;
     }
-    const char *scenario = argv[1], *broken = "";
+    const char *scenario = argv[1];
     bool gzip = false;
     for (int i = 3; i < argc; i++) {
         if (strcmp(argv[i], "--big-endian") == 0)
@@ -456,7 +485,15 @@ int main(int argc, char **argv)
     header(archive ? &esd : &merged, strcmp(broken, "version") == 0 ? 2 : 1);
     if (strcmp(broken, "magic") == 0)
         out->data[0] = 'X';
+    if (is_broken("header-only")) {
+        write_file(argv[2], &merged, gzip);
+        return 0;
+    }
     definitions();
+    if (is_broken("definitions-only")) {
+        write_file(argv[2], &merged, gzip);
+        return 0;
+    }
     if (archive) {
         header(&map, 1);
         write_map();
