@@ -213,10 +213,35 @@ static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
     loc->events_lost += count_events(slots + at, count - at);
 }
 
+static uint64_t close_open_scopes(weft_loc *loc);
+
+/* Writes a chunk; after a thread's last chunk, closes what the thread left
+ * open. */
+static void write_chunk_locked(weft_loc *loc, const weft_slot *slots, size_t count,
+                               bool ends_thread)
+{
+    if (count > 0)
+        write_locked(loc, slots, count);
+    if (!ends_thread)
+        return;
+    uint64_t closed = close_open_scopes(loc);
+    if (closed)
+        weft_log_verbose("thread %u: a thread ended inside %llu regions or teams; they are "
+                         "closed at its last event",
+                         loc->thread_number, (unsigned long long)closed);
+}
+
 void weft__sink_write(weft_loc *loc, const weft_slot *slots, size_t count)
 {
     pthread_mutex_lock(&sink_mutex);
-    write_locked(loc, slots, count);
+    write_chunk_locked(loc, slots, count, false);
+    pthread_mutex_unlock(&sink_mutex);
+}
+
+void weft__sink_write_chunk(const weft_chunk *chunk)
+{
+    pthread_mutex_lock(&sink_mutex);
+    write_chunk_locked(chunk->owner, chunk->slots, chunk->used, chunk->ends_thread);
     pthread_mutex_unlock(&sink_mutex);
 }
 
@@ -242,8 +267,8 @@ static uint64_t close_open_scopes(weft_loc *loc)
         if (code == OTF2_SUCCESS)
             closed++;
     }
-    weft__scopes_free(&loc->open);
     loc->events_written += closed;
+    loc->scopes_closed += closed;
     return closed;
 }
 
@@ -253,6 +278,7 @@ static void finish_location(weft_loc *loc, void *context)
     if (!failed && totals->archive_open && !loc->evt_writer)
         evt_writer_of(loc); /* an empty event file keeps readers happy */
     uint64_t closed = close_open_scopes(loc);
+    weft__scopes_free(&loc->open);
     end_program(loc);
     if (closed)
         weft_log_verbose("thread %u: closed %llu regions or teams left open at the end",
@@ -266,8 +292,9 @@ static void finish_location(weft_loc *loc, void *context)
     add_property(loc, "weft::buffer_waits", loc->waits);
     add_property(loc, "weft::buffer_wait_ticks", loc->wait_ticks);
     add_property(loc, "weft::events_lost", loc->events_lost);
-    if (closed)
-        add_property(loc, "weft::scopes_closed_at_end", closed);
+    if (loc->scopes_closed)
+        add_property(loc, "weft::scopes_closed_at_end", loc->scopes_closed);
+    add_property(loc, "weft::threads", loc->threads);
 
     if (loc->events_written) {
         if (totals->events_written == 0 || loc->first_time < totals->first_time)
