@@ -94,6 +94,7 @@ struct weft_loc {
     uint32_t last_team;    /* the thread team this location last joined, or
                               WEFT_INVALID_ID: spares the registry a call per
                               team begin (see sink.c) */
+    struct weft_spilled *spilled; /* chunks parked in the spill file (spill.h) */
 };
 
 /* The calling thread's location, NULL before its first event. Initial-exec:

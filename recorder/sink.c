@@ -7,6 +7,8 @@
 
 #include "archive.h"
 #include "otf2_events.h"
+#include "otf2_memory.h"
+#include "spill.h"
 #include "lifecycle.h"
 #include "program.h"
 #include "weft/log.h"
@@ -28,11 +30,21 @@ void weft__sink_configure(const weft_config *cfg)
 
 static void fail_output(void);
 
+/* The recorder's archive is open: from now on the event files open during
+ * the run are bounded (otf2_memory.h). */
+static void bound_event_files(void)
+{
+    uint32_t bound = weft__otf2_files_bound();
+    weft_log_verbose("at most %u event files are open at once while recording", bound);
+}
+
 void weft__sink_archive_opened(bool ok)
 {
     pthread_mutex_lock(&sink_mutex);
     archive_tried = true;
-    if (!ok)
+    if (ok)
+        bound_event_files();
+    else
         fail_output();
     pthread_mutex_unlock(&sink_mutex);
 }
@@ -94,6 +106,7 @@ static OTF2_EvtWriter *evt_writer_of(weft_loc *loc)
             fail_output();
             return NULL;
         }
+        bound_event_files();
     }
     weft_location_def def;
     weft_registry_location_get(weft_defs_global(), loc->def, &def);
@@ -171,7 +184,7 @@ static bool disk_has_room(size_t slots)
     if (!dir || statvfs(dir, &fs) != 0)
         return true; /* cannot tell: go on */
     uint64_t free_bytes = (uint64_t)fs.f_bavail * fs.f_frsize;
-    uint64_t needed = weft__archive_pending_bytes(event_writers) +
+    uint64_t needed = weft__otf2_pending_bytes(event_writers) +
                       (uint64_t)slots * OTF2_BYTES_PER_SLOT + DEFINITIONS_MARGIN_BYTES;
     if (free_bytes >= needed)
         return true;
@@ -211,15 +224,23 @@ static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
     }
     loc->events_written += written;
     loc->events_lost += count_events(slots + at, count - at);
+    /* OTF2 needed to write this location's events and could not open its
+     * file: the next chunks wait in the spill file. */
+    if (weft__otf2_take_over_budget())
+        weft__spill_begin(loc);
 }
 
 static uint64_t close_open_scopes(weft_loc *loc);
 
-/* Writes a chunk; after a thread's last chunk, closes what the thread left
- * open. */
+/* Writes a chunk, or parks it in the spill file when its location may not
+ * open its event file now (spill.h); after a thread's last chunk, closes
+ * what the thread left open. */
 static void write_chunk_locked(weft_loc *loc, const weft_slot *slots, size_t count,
                                bool ends_thread)
 {
+    if (!failed && weft__spill_active(loc) && disk_has_room(count) &&
+        weft__spill_park(loc, slots, count, count_events(slots, count), ends_thread))
+        return;
     if (count > 0)
         write_locked(loc, slots, count);
     if (!ends_thread)
@@ -275,6 +296,8 @@ static uint64_t close_open_scopes(weft_loc *loc)
 static void finish_location(weft_loc *loc, void *context)
 {
     weft_sink_totals *totals = context;
+    /* Parked chunks first: they came before the ones written at the end. */
+    loc->events_lost += weft__spill_replay(loc, write_chunk_locked);
     if (!failed && totals->archive_open && !loc->evt_writer)
         evt_writer_of(loc); /* an empty event file keeps readers happy */
     uint64_t closed = close_open_scopes(loc);
@@ -315,7 +338,10 @@ weft_sink_totals weft__sink_finish(bool force_archive)
             failed = true;
     }
     weft_sink_totals totals = {.archive_open = weft__archive_get() != NULL};
+    /* Each location's writer is closed before the next one's file opens. */
+    weft__otf2_files_closing();
     weft__loc_for_each(finish_location, &totals);
+    weft__spill_close();
     totals.failed = failed || out_of_space;
     pthread_mutex_unlock(&sink_mutex);
     return totals;
