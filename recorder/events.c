@@ -195,6 +195,25 @@ void weft_task_complete(weft_comm team, uint32_t creating_thread, uint32_t gener
     record_pair(WEFT_EVENT_TASK_COMPLETE, 0, team.id, creating_thread, generation);
 }
 
+uint64_t weft_task_create_at(weft_comm team, uint32_t creating_thread, uint32_t generation,
+                             uint64_t time)
+{
+    return record_pair_at(WEFT_EVENT_TASK_CREATE, 0, team.id, creating_thread, generation, time);
+}
+
+uint64_t weft_task_switch_at(weft_comm team, uint32_t creating_thread, uint32_t generation,
+                             uint64_t time)
+{
+    return record_pair_at(WEFT_EVENT_TASK_SWITCH, 0, team.id, creating_thread, generation, time);
+}
+
+uint64_t weft_task_complete_at(weft_comm team, uint32_t creating_thread, uint32_t generation,
+                               uint64_t time)
+{
+    return record_pair_at(WEFT_EVENT_TASK_COMPLETE, 0, team.id, creating_thread, generation,
+                          time);
+}
+
 /* MPI messages, blocking and non-blocking. */
 static inline void record_message(uint8_t kind, uint32_t peer, weft_comm comm, uint32_t tag,
                                   uint64_t bytes, uint64_t request)

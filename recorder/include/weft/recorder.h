@@ -131,6 +131,15 @@ WEFT_EXPORT void weft_task_create_with_dependences(weft_comm team, uint32_t crea
 WEFT_EXPORT void weft_task_switch(weft_comm team, uint32_t creating_thread, uint32_t generation);
 WEFT_EXPORT void weft_task_complete(weft_comm team, uint32_t creating_thread,
                                     uint32_t generation);
+/* The task events with a timestamp taken earlier (see weft_enter_at): a
+ * task's creation, start and end each record several events with nothing
+ * in between, which then share one reading of the clock. */
+WEFT_EXPORT uint64_t weft_task_create_at(weft_comm team, uint32_t creating_thread,
+                                         uint32_t generation, uint64_t time);
+WEFT_EXPORT uint64_t weft_task_switch_at(weft_comm team, uint32_t creating_thread,
+                                         uint32_t generation, uint64_t time);
+WEFT_EXPORT uint64_t weft_task_complete_at(weft_comm team, uint32_t creating_thread,
+                                           uint32_t generation, uint64_t time);
 
 /* ---- MPI ---------------------------------------------------------------- */
 
