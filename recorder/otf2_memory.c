@@ -11,6 +11,9 @@
  * and gives back two per write, so a few cover every writing location. */
 #define POOL_MAX 8u
 
+/* What OTF2 buffers per open file before writing it (OTF2_File.h). */
+#define OTF2_FILE_BUFFER_BYTES (4u * 1024 * 1024)
+
 /* Bounds on event files open during the run, by RLIMIT_NOFILE / 16. */
 #define FILES_MIN 4u
 #define FILES_MAX 64u
@@ -131,7 +134,8 @@ const OTF2_MemoryCallbacks *weft__otf2_memory_callbacks(void)
 
 uint64_t weft__otf2_pending_bytes(uint32_t event_writers)
 {
-    return (uint64_t)event_writers * WEFT_OTF2_EVENT_CHUNKS_HELD * WEFT_OTF2_EVENT_CHUNK_BYTES;
+    return (uint64_t)event_writers *
+           (WEFT_OTF2_EVENT_CHUNKS_HELD * WEFT_OTF2_EVENT_CHUNK_BYTES + OTF2_FILE_BUFFER_BYTES);
 }
 
 uint32_t weft__otf2_files_bound(void)

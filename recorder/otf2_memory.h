@@ -6,8 +6,13 @@
  * them back, and asks again. So:
  *
  *   - an event writer holds at most WEFT_OTF2_EVENT_CHUNKS_HELD chunks
- *     before they are written, during the run, by the writer thread: what
- *     is left to write at exit is small;
+ *     before they go to its file, during the run, by the writer thread.
+ *     OTF2 copies writes smaller than 4 MiB into a buffer of that size per
+ *     open file (OTF2_FILE_BUFFER_SIZE, not settable) and writes it when
+ *     full, so up to that much plus the held chunks is left to write at the
+ *     end, whatever the chunk size; chunks of 4 MiB would skip the copy but
+ *     OTF2 fills the rest of a writer's last chunk before writing it, which
+ *     would cost every location 4 MiB of memset at the end;
  *   - given-back event chunks are kept in a small pool and handed out
  *     again, so a refill costs no page faults and no mmap/munmap;
  *   - OTF2 opens a location's event file at its first write and keeps it
@@ -33,7 +38,8 @@
 const OTF2_MemoryCallbacks *weft__otf2_memory_callbacks(void);
 
 /* The most bytes of events OTF2 may hold, not yet written, for this many
- * event writers: what closing the archive may still write. */
+ * event writers (the held chunks and OTF2's file buffer): what closing the
+ * archive may still write. */
 uint64_t weft__otf2_pending_bytes(uint32_t event_writers);
 
 /* Bounds the event files open during the run by the process's file limit
