@@ -137,26 +137,43 @@ static void note_team_member(weft_loc *loc, uint32_t team, uint16_t thread_in_te
 
 /* Writes one event starting at slots[0] of `available`; returns the slots
  * it took (0: not a valid event) and stores OTF2's verdict in *code.
- * Enter and leave, nearly all events, skip the general decoder. */
+ * The events of every OpenMP construct (enter and leave, team begin and
+ * end, a task's switch and completion) go straight to OTF2; the others
+ * through the general decoder. */
 static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots, size_t available,
                         OTF2_ErrorCode *code)
 {
     const weft_slot *s = slots;
-    if (s->head.kind == WEFT_EVENT_ENTER) {
-        weft__scopes_open(&loc->open, WEFT_SCOPE_REGION, s->head.ref);
-        *code = OTF2_EvtWriter_Enter(w, NULL, s->head.time, s->head.ref);
+    uint64_t t = s->head.time;
+    uint32_t ref = s->head.ref;
+    switch (s->head.kind) {
+    case WEFT_EVENT_ENTER:
+        weft__scopes_open(&loc->open, WEFT_SCOPE_REGION, ref);
+        *code = OTF2_EvtWriter_Enter(w, NULL, t, ref);
         return 1;
-    }
-    if (s->head.kind == WEFT_EVENT_LEAVE) {
-        weft__scopes_close(&loc->open, WEFT_SCOPE_REGION, s->head.ref);
-        *code = OTF2_EvtWriter_Leave(w, NULL, s->head.time, s->head.ref);
+    case WEFT_EVENT_LEAVE:
+        weft__scopes_close(&loc->open, WEFT_SCOPE_REGION, ref);
+        *code = OTF2_EvtWriter_Leave(w, NULL, t, ref);
         return 1;
-    }
-    if (s->head.kind == WEFT_EVENT_THREAD_TEAM_BEGIN) {
-        note_team_member(loc, s->head.ref, s->head.count);
-        weft__scopes_open(&loc->open, WEFT_SCOPE_TEAM, s->head.ref);
-    } else if (s->head.kind == WEFT_EVENT_THREAD_TEAM_END) {
-        weft__scopes_close(&loc->open, WEFT_SCOPE_TEAM, s->head.ref);
+    case WEFT_EVENT_THREAD_TEAM_BEGIN:
+        note_team_member(loc, ref, s->head.count);
+        weft__scopes_open(&loc->open, WEFT_SCOPE_TEAM, ref);
+        *code = OTF2_EvtWriter_ThreadTeamBegin(w, NULL, t, ref);
+        return 1;
+    case WEFT_EVENT_THREAD_TEAM_END:
+        weft__scopes_close(&loc->open, WEFT_SCOPE_TEAM, ref);
+        *code = OTF2_EvtWriter_ThreadTeamEnd(w, NULL, t, ref);
+        return 1;
+    case WEFT_EVENT_TASK_SWITCH:
+    case WEFT_EVENT_TASK_COMPLETE:
+        if (available < 2)
+            break; /* cut short: the decoder says so */
+        *code = (s->head.kind == WEFT_EVENT_TASK_SWITCH ? OTF2_EvtWriter_ThreadTaskSwitch
+                                                        : OTF2_EvtWriter_ThreadTaskComplete)(
+            w, NULL, t, ref, (uint32_t)s[1].word[0], (uint32_t)(s[1].word[0] >> 32));
+        return 2;
+    default:
+        break;
     }
     weft_event e;
     size_t used = weft__event_decode(slots, available, &e);
@@ -202,7 +219,7 @@ static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
     OTF2_EvtWriter *w = failed ? NULL : evt_writer_of(loc);
     if (w && !disk_has_room(count))
         w = NULL;
-    size_t at = 0;
+    size_t at = 0, last = 0;
     uint64_t written = 0;
     while (w && at < count) {
         OTF2_ErrorCode code;
@@ -216,11 +233,16 @@ static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
         }
         if (used == 0)
             break; /* cannot happen: the slots were encoded by weft itself */
-        if (written == 0 && loc->events_written == 0)
-            loc->first_time = slots[at].head.time;
-        loc->last_time = slots[at].head.time;
+        last = at;
         at += used;
         written++;
+    }
+    /* A location's events are in time order: its first and last times are
+     * those of the first and last events written, taken once per chunk. */
+    if (written) {
+        if (loc->events_written == 0)
+            loc->first_time = slots[0].head.time;
+        loc->last_time = slots[last].head.time;
     }
     loc->events_written += written;
     loc->events_lost += count_events(slots + at, count - at);
