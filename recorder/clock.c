@@ -26,6 +26,7 @@ static uint64_t start_ticks, start_mono_ns, start_real_ns;
 static void read_pair(uint64_t *ticks, uint64_t *mono_ns)
 {
     uint64_t best_gap = UINT64_MAX;
+    *ticks = *mono_ns = 0; /* (the first try always replaces them) */
     for (int i = 0; i < PAIR_TRIES; i++) {
         uint64_t before = weft__arch_ticks_after_prior();
         uint64_t mono = weft__monotonic_ns();
