@@ -173,19 +173,22 @@ void weft__pomp_team_begin(const pomp_region *r)
     self.team_depth++;
     uint32_t thread = (uint32_t)weft__omp_thread_num();
     self.current_task = make_task(thread, 0);
+    /* ThreadTeamBegin and the Enter of the parallel region share a time. */
+    uint64_t time = weft_now();
     if (team.id != WEFT_INVALID_ID)
-        weft_thread_team_begin(team, thread);
-    weft__pomp_enter_part(r, POMP_MAIN);
+        time = weft_thread_team_begin_at(team, thread, time);
+    weft__pomp_enter_part_at(r, POMP_MAIN, time);
 }
 
 void weft__pomp_team_end(const pomp_region *r)
 {
-    weft__pomp_leave_part(r, POMP_MAIN);
+    /* The Leave of the parallel region and ThreadTeamEnd share a time. */
+    uint64_t time = weft__pomp_leave_part_at(r, POMP_MAIN, weft_now());
     if (self.team_depth == 0)
         return; /* an end without a begin: nothing to close */
     self.team_depth--;
     if (self.team_depth < MAX_TEAM_DEPTH && self.teams[self.team_depth].id != WEFT_INVALID_ID)
-        weft_thread_team_end(self.teams[self.team_depth]);
+        weft_thread_team_end_at(self.teams[self.team_depth], time);
 }
 
 /* ---- tasks ---------------------------------------------------------------- */

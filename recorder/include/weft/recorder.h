@@ -107,6 +107,12 @@ WEFT_EXPORT void weft_thread_join(weft_paradigm paradigm);
  * places its location in the team's group definition. */
 WEFT_EXPORT void weft_thread_team_begin(weft_comm team, uint32_t thread_in_team);
 WEFT_EXPORT void weft_thread_team_end(weft_comm team);
+/* The same with a timestamp taken earlier (see weft_enter_at): a member's
+ * team begin and its enter of the parallel region, and its leave and team
+ * end, follow each other with nothing in between. */
+WEFT_EXPORT uint64_t weft_thread_team_begin_at(weft_comm team, uint32_t thread_in_team,
+                                               uint64_t time);
+WEFT_EXPORT uint64_t weft_thread_team_end_at(weft_comm team, uint64_t time);
 
 /* ---- locks -------------------------------------------------------------- */
 
