@@ -445,25 +445,25 @@ size_t weft__loc_snapshot(weft_loc *loc, const weft_slot **slots)
     return count;
 }
 
+/* The two walks below call into the sink, which takes its own mutex; the
+ * sink's finalisation calls weft__loc_for_each with that mutex held. So
+ * they walk without list_mutex (the list only grows, and every link is
+ * published with release, as weft__loc_clear_fast_all relies on), which
+ * leaves no order between list_mutex and the sink's mutex to get wrong. */
 void weft__loc_for_each(void (*fn)(weft_loc *loc, void *context), void *context)
 {
-    /* Lock order: list_mutex before a location's mutex (as in freeze_all). */
-    pthread_mutex_lock(&list_mutex);
     for (weft_loc *loc = list_first(); loc; loc = list_next(loc))
         fn(loc, context);
-    pthread_mutex_unlock(&list_mutex);
 }
 
 void weft__loc_for_each_unwritten(void (*fn)(weft_loc *loc, const weft_slot *slots, size_t count))
 {
-    pthread_mutex_lock(&list_mutex);
     for (weft_loc *loc = list_first(); loc; loc = list_next(loc)) {
         const weft_slot *slots;
         size_t count = weft__loc_snapshot(loc, &slots);
         if (count > 0)
             fn(loc, slots, count);
     }
-    pthread_mutex_unlock(&list_mutex);
 }
 
 uint32_t weft__loc_count(void)

@@ -156,7 +156,8 @@ void weft__loc_clear_fast_all(void);
  * recording on and not paused, no scope pending from a pause, no metrics. */
 void weft__loc_update_fast(weft_loc *loc);
 
-/* Calls fn for every location ever created, oldest first. */
+/* Calls fn for every location ever created, oldest first (without a lock:
+ * locations created meanwhile may or may not be seen). */
 void weft__loc_for_each(void (*fn)(weft_loc *loc, void *context), void *context);
 
 /* Locations created so far. */
