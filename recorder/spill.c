@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -29,7 +30,8 @@ static bool open_failed;
 static uint64_t end_offset;
 
 /* An unnamed file in the experiment directory: O_TMPFILE where the file
- * system has it, else a named one unlinked at once. */
+ * system has it, else a uniquely named one (ranks of a job share the
+ * directory) unlinked at once. */
 static bool open_file(void)
 {
     if (fd >= 0)
@@ -41,8 +43,8 @@ static bool open_file(void)
         fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
         if (fd < 0) {
             char path[4200];
-            snprintf(path, sizeof(path), "%s/.weft-spill-%ld", dir, (long)getpid());
-            fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
+            snprintf(path, sizeof(path), "%s/.weft-spill-XXXXXX", dir);
+            fd = mkostemp(path, O_CLOEXEC);
             if (fd >= 0)
                 unlink(path);
         }
