@@ -10,76 +10,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "otf2_memory.h"
 #include "weft/alloc.h"
 #include "weft/log.h"
 #include "weft/unify.h"
 
 static OTF2_Archive *archive;
 static char directory[4096];
-
-/* OTF2 buffers events in chunks of this size per location. */
-#define OTF2_EVENT_CHUNK_BYTES (1024 * 1024)
-#define OTF2_DEF_CHUNK_BYTES (4 * 1024 * 1024)
-
-/* OTF2's own memory pool keeps up to 128 MiB of chunks per location before
- * it writes any; weft's allocator hands out WEFT_OTF2_EVENT_CHUNKS_HELD
- * event chunks per location and then refuses one, which makes OTF2 write
- * the chunks it holds and free them. So OTF2's memory stays bounded, and so
- * do the bytes it has still to write (see weft__archive_pending_bytes). */
-typedef union held_chunk {
-    union held_chunk *next; /* the chunk's memory follows the header */
-    max_align_t align;
-} held_chunk;
-
-typedef struct held_chunks {
-    held_chunk *list;
-    uint32_t count;
-} held_chunks;
-
-static void *allocate_chunk(void *user_data, OTF2_FileType file_type, OTF2_LocationRef location,
-                            void **per_buffer, uint64_t chunk_size)
-{
-    (void)user_data, (void)location;
-    held_chunks *held = *per_buffer;
-    if (!held && !(held = *per_buffer = weft_calloc(1, sizeof(*held))))
-        return NULL;
-    if (file_type == OTF2_FILETYPE_EVENTS && held->count >= WEFT_OTF2_EVENT_CHUNKS_HELD)
-        return NULL; /* OTF2 writes what it holds, frees it, and asks again */
-    held_chunk *chunk = weft_alloc(sizeof(held_chunk) + chunk_size);
-    if (!chunk)
-        return NULL;
-    chunk->next = held->list;
-    held->list = chunk;
-    held->count++;
-    return chunk + 1;
-}
-
-static void free_chunks(void *user_data, OTF2_FileType file_type, OTF2_LocationRef location,
-                        void **per_buffer, bool final)
-{
-    (void)user_data, (void)file_type, (void)location;
-    held_chunks *held = *per_buffer;
-    if (!held)
-        return;
-    while (held->list) {
-        held_chunk *next = held->list->next;
-        weft_free(held->list);
-        held->list = next;
-    }
-    held->count = 0;
-    if (final) {
-        weft_free(held);
-        *per_buffer = NULL;
-    }
-}
-
-static OTF2_MemoryCallbacks memory_callbacks = {.otf2_allocate = allocate_chunk,
-                                                .otf2_free_all = free_chunks};
-
-uint64_t weft__archive_pending_bytes(uint32_t event_writers)
-{
-    return (uint64_t)event_writers * WEFT_OTF2_EVENT_CHUNKS_HELD * OTF2_EVENT_CHUNK_BYTES;
-}
 
 static OTF2_FlushType pre_flush(void *user_data, OTF2_FileType file_type,
                                 OTF2_LocationRef location, void *caller_data, bool final)
@@ -172,9 +109,9 @@ void weft__archive_adopt(const char *claimed)
 
 weft_status weft__archive_create(weft_archive_collectives collectives, void *data)
 {
-    archive = OTF2_Archive_Open(directory, "traces", OTF2_FILEMODE_WRITE, OTF2_EVENT_CHUNK_BYTES,
-                                OTF2_DEF_CHUNK_BYTES, OTF2_SUBSTRATE_POSIX,
-                                OTF2_COMPRESSION_NONE);
+    archive = OTF2_Archive_Open(directory, "traces", OTF2_FILEMODE_WRITE,
+                                WEFT_OTF2_EVENT_CHUNK_BYTES, WEFT_OTF2_DEF_CHUNK_BYTES,
+                                OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!archive) {
         weft_log_error("cannot open an OTF2 archive in '%s'; no trace is written, the program "
                        "continues",
@@ -184,7 +121,7 @@ weft_status weft__archive_create(weft_archive_collectives collectives, void *dat
     bool failed =
         otf2_failed(OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL),
                     "setting OTF2 flush callbacks") ||
-        otf2_failed(OTF2_Archive_SetMemoryCallbacks(archive, &memory_callbacks, NULL),
+        otf2_failed(OTF2_Archive_SetMemoryCallbacks(archive, weft__otf2_memory_callbacks(), NULL),
                     "setting OTF2 memory callbacks") ||
         (collectives ? collectives(archive, data) != 0
                      : otf2_failed(OTF2_Archive_SetSerialCollectiveCallbacks(archive),

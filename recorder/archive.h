@@ -38,13 +38,6 @@ OTF2_Archive *weft__archive_get(void);
  * every rank: closing would wait for the others). Leaks it on purpose. */
 void weft__archive_forget(void);
 
-/* Event chunks OTF2 may hold per location before it must write them. */
-#define WEFT_OTF2_EVENT_CHUNKS_HELD 4
-
-/* The most bytes of events OTF2 may hold, not yet written, for this many
- * event writers: what closing the archive may still write. */
-uint64_t weft__archive_pending_bytes(uint32_t event_writers);
-
 /* The experiment directory in use, or NULL before it was created. */
 const char *weft__archive_directory(void);
 

@@ -8,9 +8,36 @@ bool weft__clock_uses_tsc;
 /* The start pair, taken at init; read at finalisation only. */
 static uint64_t start_ticks, start_mono_ns, start_real_ns;
 
-/* Shortest span the TSC rate is measured over: the error of two
- * clock_gettime reads (~100 ns) over 20 ms is 5 ppm. */
-#define MIN_CALIBRATION_NS 20000000u
+/* The TSC rate is the ratio of the ticks and the CLOCK_MONOTONIC time
+ * between the start pair and a pair taken at finalisation. Each pair is off
+ * by at most half the gap between its two counter reads (tens of
+ * nanoseconds); converted with the measured rate, a timestamp inside the
+ * measured span is then off by no more than that, however short the span:
+ * the rate's relative error is that error over the span, and no event is
+ * further from the start than the span is long. So there is no minimum
+ * span to wait for (it was 20 ms), only this floor against a degenerate
+ * one (a run of a few microseconds). */
+#define MIN_CALIBRATION_NS 100000u
+
+/* Reads of the counter around one CLOCK_MONOTONIC read, of which the pair
+ * with the shortest gap is kept (a read can be interrupted). */
+#define PAIR_TRIES 5
+
+static void read_pair(uint64_t *ticks, uint64_t *mono_ns)
+{
+    uint64_t best_gap = UINT64_MAX;
+    *ticks = *mono_ns = 0; /* (the first try always replaces them) */
+    for (int i = 0; i < PAIR_TRIES; i++) {
+        uint64_t before = weft__arch_ticks_after_prior();
+        uint64_t mono = weft__monotonic_ns();
+        uint64_t after = weft__arch_ticks_after_prior();
+        if (after - before < best_gap) {
+            best_gap = after - before;
+            *ticks = before + (after - before) / 2;
+            *mono_ns = mono;
+        }
+    }
+}
 
 static uint64_t realtime_ns(void)
 {
@@ -25,9 +52,11 @@ void weft_clock_init(weft_timer_kind requested)
     if (requested == WEFT_TIMER_TSC && !invariant)
         weft_log_error("WEFT_TIMER=tsc but this CPU has no invariant TSC; using monotonic");
     weft__clock_uses_tsc = invariant && requested != WEFT_TIMER_MONOTONIC;
-    start_mono_ns = weft__monotonic_ns();
     start_real_ns = realtime_ns();
-    start_ticks = weft_clock_now();
+    if (weft__clock_uses_tsc)
+        read_pair(&start_ticks, &start_mono_ns);
+    else
+        start_ticks = start_mono_ns = weft__monotonic_ns();
 }
 
 const char *weft_clock_name(void)
@@ -49,8 +78,8 @@ void weft_clock_describe(uint64_t first, uint64_t last, weft_clock_properties *o
         struct timespec rest = {0, (long)(MIN_CALIBRATION_NS - (mono - start_mono_ns))};
         nanosleep(&rest, NULL);
     }
-    uint64_t end_ticks = weft_clock_now();
-    uint64_t end_mono = weft__monotonic_ns();
+    uint64_t end_ticks, end_mono;
+    read_pair(&end_ticks, &end_mono);
     double rate = (double)(end_ticks - start_ticks) * 1e9 / (double)(end_mono - start_mono_ns);
     out->ticks_per_second = (uint64_t)(rate + 0.5);
     double since_start_ns = ((double)first - (double)start_ticks) * 1e9 / rate;

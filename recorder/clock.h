@@ -3,8 +3,8 @@
  * weft_clock_now() is inline and used on the hot path. The TSC rate is not
  * measured at start (that would delay the program): the clock keeps a
  * (ticks, CLOCK_MONOTONIC) pair from weft_clock_init and another from
- * finalisation, and the rate is their ratio over the whole run (at least
- * 20 ms, waited for at the end of very short runs). */
+ * finalisation, and the rate is their ratio over the whole run (see
+ * clock.c for why a short run needs no longer span). */
 #ifndef WEFT_RECORDER_CLOCK_H
 #define WEFT_RECORDER_CLOCK_H
 

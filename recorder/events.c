@@ -94,15 +94,26 @@ void weft_thread_join(weft_paradigm paradigm)
     record_head(WEFT_EVENT_THREAD_JOIN, paradigm, 0);
 }
 
-void weft_thread_team_begin(weft_comm team, uint32_t thread_in_team)
+uint64_t weft_thread_team_begin_at(weft_comm team, uint32_t thread_in_team, uint64_t time)
 {
     weft_loc *loc;
-    weft_slot *at = reserve(WEFT_EVENT_THREAD_TEAM_BEGIN, team.id, 1, &loc, NULL);
+    weft_slot *at = reserve(WEFT_EVENT_THREAD_TEAM_BEGIN, team.id, 1, &loc, &time);
     if (WEFT_UNLIKELY(!at))
-        return;
-    weft__encode_head(at, WEFT_EVENT_THREAD_TEAM_BEGIN, weft_clock_now(), 0, team.id);
+        return time;
+    weft__encode_head(at, WEFT_EVENT_THREAD_TEAM_BEGIN, time, 0, team.id);
     at->head.count = thread_in_team < UINT16_MAX ? (uint16_t)thread_in_team : UINT16_MAX;
     weft__loc_commit(loc, at, 1);
+    return time;
+}
+
+void weft_thread_team_begin(weft_comm team, uint32_t thread_in_team)
+{
+    weft_thread_team_begin_at(team, thread_in_team, weft_clock_now());
+}
+
+uint64_t weft_thread_team_end_at(weft_comm team, uint64_t time)
+{
+    return record_head_at(WEFT_EVENT_THREAD_TEAM_END, 0, team.id, time);
 }
 
 void weft_thread_team_end(weft_comm team)
@@ -194,6 +205,25 @@ void weft_task_switch(weft_comm team, uint32_t creating_thread, uint32_t generat
 void weft_task_complete(weft_comm team, uint32_t creating_thread, uint32_t generation)
 {
     record_pair(WEFT_EVENT_TASK_COMPLETE, 0, team.id, creating_thread, generation);
+}
+
+uint64_t weft_task_create_at(weft_comm team, uint32_t creating_thread, uint32_t generation,
+                             uint64_t time)
+{
+    return record_pair_at(WEFT_EVENT_TASK_CREATE, 0, team.id, creating_thread, generation, time);
+}
+
+uint64_t weft_task_switch_at(weft_comm team, uint32_t creating_thread, uint32_t generation,
+                             uint64_t time)
+{
+    return record_pair_at(WEFT_EVENT_TASK_SWITCH, 0, team.id, creating_thread, generation, time);
+}
+
+uint64_t weft_task_complete_at(weft_comm team, uint32_t creating_thread, uint32_t generation,
+                               uint64_t time)
+{
+    return record_pair_at(WEFT_EVENT_TASK_COMPLETE, 0, team.id, creating_thread, generation,
+                          time);
 }
 
 /* MPI messages, blocking and non-blocking. */

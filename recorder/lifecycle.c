@@ -78,7 +78,7 @@ static void init_once_fn(void)
     weft__metrics_configure(&config);
     weft_clock_init(config.timer);
     weft__program_start();
-    weft__loc_configure(config.buffer_size, config.total_memory);
+    weft__loc_configure(config.buffer_size, config.total_memory, !weft__metrics_enabled());
     weft__sink_configure(&config);
     pthread_atfork(NULL, NULL, in_forked_child);
     atexit(finalize_at_exit);

@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "lifecycle.h"
 #include "metrics.h"
+#include "pages.h"
 #include "weft/log.h"
 #include "weft/alloc.h"
 #include "writer.h"
@@ -21,6 +22,7 @@ __thread weft_loc *weft__tls_loc __attribute__((tls_model("initial-exec")));
 
 /* Chunk geometry, set once by weft__loc_configure before any location. */
 static size_t chunk_capacity;
+static bool reuse_locations;
 
 /* WEFT_TOTAL_MEMORY: chunks of all locations together stay within
  * `memory_bound` bytes (0: no bound), except each location's first. */
@@ -33,6 +35,7 @@ static _Atomic(weft_loc *) list_head; /* also walked without the mutex */
 static weft_loc *list_tail;
 static uint32_t list_count;
 static uint32_t next_thread_number = 1; /* 0 is the main thread's */
+static weft_loc *idle_head;             /* idle locations, last idled first */
 
 /* Runs weft__loc_thread_exit when a recording thread ends. */
 static pthread_key_t exit_key;
@@ -44,29 +47,32 @@ static size_t chunk_bytes(void)
     return sizeof(weft_chunk) + chunk_capacity * sizeof(weft_slot);
 }
 
-void weft__loc_configure(uint64_t buffer_bytes, uint64_t total_bytes)
+void weft__loc_configure(uint64_t buffer_bytes, uint64_t total_bytes, bool reuse)
 {
     uint64_t chunk_bytes = buffer_bytes / CHUNKS_PER_LOCATION;
     chunk_capacity = (size_t)((chunk_bytes - sizeof(weft_chunk)) / sizeof(weft_slot));
     memory_bound = total_bytes;
+    reuse_locations = reuse;
     pthread_key_create(&exit_key, thread_exit);
 }
 
 static void chunk_free(weft_chunk *chunk);
 
+/* A new chunk. Its pages are not touched here: they fault in as the thread
+ * fills them (one fault per 256 events, on first use only; chunks are
+ * reused), where touching all of them up front cost every thread a whole
+ * chunk of page faults and memory it might never fill. */
 static weft_chunk *chunk_create(weft_loc *owner)
 {
-    weft_chunk *chunk = weft_alloc(chunk_bytes());
+    weft_chunk *chunk = weft__pages_map(chunk_bytes());
     if (!chunk)
         return NULL;
     atomic_fetch_add(&memory_in_chunks, chunk_bytes());
-    /* Touch every page now, in the slow path, rather than fault on the hot
-     * path later. */
-    memset(chunk->slots, 0, chunk_capacity * sizeof(weft_slot));
     chunk->next = NULL;
     chunk->owner = owner;
     chunk->used = 0;
     chunk->capacity = chunk_capacity;
+    chunk->ends_thread = false;
     return chunk;
 }
 
@@ -78,24 +84,70 @@ static void install(weft_loc *loc, weft_chunk *chunk)
     atomic_store_explicit(&loc->cursor, chunk ? chunk->slots : NULL, memory_order_relaxed);
 }
 
-static uint32_t pick_thread_number(void)
+static bool is_main_thread(void)
 {
-    if (gettid() == getpid())
-        return 0;
-    pthread_mutex_lock(&list_mutex);
-    uint32_t number = next_thread_number++;
-    pthread_mutex_unlock(&list_mutex);
-    return number;
+    return gettid() == getpid();
 }
 
-weft_loc *weft__loc_create(void)
+/* Whether a new thread on this idle location could start at once: it has a
+ * free chunk, or may take one more. When threads end faster than the writer
+ * writes their last chunks, a location can have all its chunks queued; its
+ * next thread would wait for the writer. */
+static bool has_chunk_to_give(weft_loc *loc)
+{
+    pthread_mutex_lock(&loc->mutex);
+    bool ok = loc->free_chunks || loc->chunks_allocated < CHUNKS_PER_LOCATION;
+    pthread_mutex_unlock(&loc->mutex);
+    return ok;
+}
+
+/* The most recently idled location that has a chunk to give, or NULL. Lock
+ * order: list_mutex before a location's mutex (as in freeze_all). */
+static weft_loc *take_idle(void)
+{
+    pthread_mutex_lock(&list_mutex);
+    weft_loc **link = &idle_head;
+    while (*link && !has_chunk_to_give(*link))
+        link = &(*link)->next_idle;
+    weft_loc *loc = *link;
+    if (loc) {
+        *link = loc->next_idle;
+        loc->next_idle = NULL;
+    }
+    pthread_mutex_unlock(&list_mutex);
+    return loc;
+}
+
+/* The calling thread becomes the owner of an idle location. Its chunk is
+ * one kept from the last owner, or comes with the first refill. */
+static void adopt(weft_loc *loc)
+{
+    pthread_mutex_lock(&loc->mutex);
+    loc->idle = false;
+    loc->threads++;
+    weft_chunk *chunk = loc->free_chunks;
+    if (chunk) {
+        loc->free_chunks = chunk->next;
+        chunk->next = NULL;
+    }
+    install(loc, chunk);
+    pthread_mutex_unlock(&loc->mutex);
+}
+
+static weft_loc *location_new(void)
 {
     weft_chunk *first = NULL;
     weft_loc *loc = weft_calloc(1, sizeof(*loc));
     if (!loc)
         goto fail;
-    loc->thread_number = pick_thread_number();
+    loc->thread_number = 0;
+    if (!is_main_thread()) {
+        pthread_mutex_lock(&list_mutex);
+        loc->thread_number = next_thread_number++;
+        pthread_mutex_unlock(&list_mutex);
+    }
     loc->last_team = WEFT_INVALID_ID;
+    loc->threads = 1;
     /* The chunk before the definition: a location defined but never listed
      * would be in the trace without an event file, and OTF2's reader fails
      * on such a trace (otf2-print: "Create local event reader"). */
@@ -119,11 +171,6 @@ weft_loc *weft__loc_create(void)
     list_tail = loc;
     list_count++;
     pthread_mutex_unlock(&list_mutex);
-
-    pthread_setspecific(exit_key, loc);
-    weft__tls_loc = loc;
-    weft__metrics_thread_start(loc);
-    weft__loc_update_fast(loc);
     return loc;
 
 fail:
@@ -136,21 +183,41 @@ fail:
     return NULL;
 }
 
+weft_loc *weft__loc_create(void)
+{
+    /* The main thread always has location 0, which the program's begin and
+     * end events belong to. */
+    weft_loc *loc = reuse_locations && !is_main_thread() ? take_idle() : NULL;
+    if (loc)
+        adopt(loc);
+    else if (!(loc = location_new()))
+        return NULL;
+    pthread_setspecific(exit_key, loc);
+    weft__tls_loc = loc;
+    weft__metrics_thread_start(loc);
+    weft__loc_update_fast(loc);
+    return loc;
+}
+
 /* Hands the current chunk to the writer (or keeps it for reuse when it is
  * empty or was written synchronously). `mid_run` counts it as a flush of a
- * full chunk (not the last one of an ending thread). Caller holds
- * loc->mutex. */
+ * full chunk; otherwise it is the last chunk of the ending thread, which
+ * goes to the writer even when empty, so that the writer closes what the
+ * thread left open before another thread continues the location. Caller
+ * holds loc->mutex. */
 static void hand_over_current(weft_loc *loc, bool mid_run)
 {
     weft_chunk *chunk = loc->chunk;
     if (!chunk)
         return;
     chunk->used = (size_t)(atomic_load_explicit(&loc->cursor, memory_order_relaxed) - chunk->slots);
+    chunk->ends_thread = !mid_run;
     install(loc, NULL);
-    if (chunk->used > 0 && weft__writer_submit(chunk)) {
+    if ((chunk->used > 0 || !mid_run) && weft__writer_submit(chunk)) {
         loc->chunks_handed_over += mid_run;
         return;
     }
+    chunk->ends_thread = false;
     chunk->next = loc->free_chunks;
     loc->free_chunks = chunk;
 }
@@ -158,7 +225,23 @@ static void hand_over_current(weft_loc *loc, bool mid_run)
 static void chunk_free(weft_chunk *chunk)
 {
     atomic_fetch_sub(&memory_in_chunks, chunk_bytes());
-    weft_free(chunk);
+    weft__pages_unmap(chunk, chunk_bytes());
+}
+
+/* An idle location keeps one free chunk for its next thread when locations
+ * are reused, none otherwise. Caller holds loc->mutex. */
+static void trim_idle(weft_loc *loc)
+{
+    size_t keep = reuse_locations ? 1 : 0;
+    weft_chunk **link = &loc->free_chunks;
+    for (size_t kept = 0; *link && kept < keep; kept++)
+        link = &(*link)->next;
+    while (*link) {
+        weft_chunk *chunk = *link;
+        *link = chunk->next;
+        loc->chunks_allocated--;
+        chunk_free(chunk);
+    }
 }
 
 /* Whether one more chunk stays within WEFT_TOTAL_MEMORY. The check and the
@@ -200,7 +283,10 @@ static weft_chunk *take_free(weft_loc *loc, uint64_t *wait_start)
             chunk->next = NULL;
             return chunk;
         }
-        if (loc->chunks_allocated < CHUNKS_PER_LOCATION && within_memory_bound()) {
+        /* A location's first chunk is never refused: with nothing in
+         * flight, waiting would never end. */
+        if (loc->chunks_allocated == 0 ||
+            (loc->chunks_allocated < CHUNKS_PER_LOCATION && within_memory_bound())) {
             chunk = chunk_create(loc);
             if (chunk) {
                 loc->chunks_allocated++;
@@ -230,7 +316,7 @@ weft_slot *weft__loc_refill(weft_loc *loc, size_t slots)
 {
     weft_slot *at = NULL;
     pthread_mutex_lock(&loc->mutex);
-    if (loc->frozen || loc->exited || slots + 2 > chunk_capacity)
+    if (loc->frozen || loc->idle || slots + 2 > chunk_capacity)
         goto out;
     hand_over_current(loc, true);
     uint64_t wait_start = 0;
@@ -267,40 +353,46 @@ void weft__loc_return_chunk(weft_chunk *chunk)
     weft_loc *loc = chunk->owner;
     pthread_mutex_lock(&loc->mutex);
     chunk->used = 0;
-    if (loc->exited) {
-        /* Nobody will fill it again: give the memory back. */
-        loc->chunks_allocated--;
-        chunk_free(chunk);
-    } else {
-        chunk->next = loc->free_chunks;
-        loc->free_chunks = chunk;
+    chunk->ends_thread = false;
+    chunk->next = loc->free_chunks;
+    loc->free_chunks = chunk;
+    if (loc->idle)
+        trim_idle(loc); /* nobody fills it now: give spare memory back */
+    else
         pthread_cond_signal(&loc->chunk_returned);
-    }
     pthread_mutex_unlock(&loc->mutex);
 }
 
-/* The thread ends: hand over what it recorded and free its spare memory.
- * The location itself stays listed; finalisation writes its definition. */
+/* The thread ends: hand over what it recorded, free its spare memory, and
+ * put the location where the next new thread finds it. The location stays
+ * listed either way; finalisation writes its definition. */
 static void thread_exit(void *arg)
 {
     weft_loc *loc = arg;
-    pthread_mutex_lock(&loc->mutex);
-    if (!loc->frozen)
-        hand_over_current(loc, false);
-    loc->exited = true;
-    while (loc->free_chunks) {
-        weft_chunk *chunk = loc->free_chunks;
-        loc->free_chunks = chunk->next;
-        loc->chunks_allocated--;
-        chunk_free(chunk);
-    }
-    pthread_mutex_unlock(&loc->mutex);
-    /* An event raised later by another thread-exit handler gets a new
-     * location rather than writing into this finished one. */
+    /* Events raised later by another thread-exit handler take the slow
+     * path, which finds no location and takes one (maybe this one again). */
     atomic_store_explicit(&loc->fast, false, memory_order_relaxed);
+    weft__tls_loc = NULL;
     weft__metrics_thread_end(loc);
     weft__pause_free(&loc->pause);
-    weft__tls_loc = NULL;
+
+    pthread_mutex_lock(&loc->mutex);
+    bool frozen = loc->frozen;
+    if (!frozen)
+        hand_over_current(loc, false);
+    loc->idle = true;
+    loc->idle_since = weft_clock_now();
+    trim_idle(loc);
+    pthread_mutex_unlock(&loc->mutex);
+
+    /* Not after finalisation began (its chunk is still to be written), and
+     * never the main thread's location 0 (see weft__loc_create). */
+    if (reuse_locations && !frozen && loc->thread_number != 0) {
+        pthread_mutex_lock(&list_mutex);
+        loc->next_idle = idle_head;
+        idle_head = loc;
+        pthread_mutex_unlock(&list_mutex);
+    }
 }
 
 static weft_loc *list_first(void)
@@ -324,7 +416,7 @@ void weft__loc_clear_fast_all(void)
 
 void weft__loc_update_fast(weft_loc *loc)
 {
-    if (loc->pause.depth > 0 || loc->metrics || loc->exited) {
+    if (loc->pause.depth > 0 || loc->metrics || loc->idle) {
         atomic_store_explicit(&loc->fast, false, memory_order_relaxed);
         return;
     }
@@ -361,25 +453,25 @@ size_t weft__loc_snapshot(weft_loc *loc, const weft_slot **slots)
     return count;
 }
 
+/* The two walks below call into the sink, which takes its own mutex; the
+ * sink's finalisation calls weft__loc_for_each with that mutex held. So
+ * they walk without list_mutex (the list only grows, and every link is
+ * published with release, as weft__loc_clear_fast_all relies on), which
+ * leaves no order between list_mutex and the sink's mutex to get wrong. */
 void weft__loc_for_each(void (*fn)(weft_loc *loc, void *context), void *context)
 {
-    /* Lock order: list_mutex before a location's mutex (as in freeze_all). */
-    pthread_mutex_lock(&list_mutex);
     for (weft_loc *loc = list_first(); loc; loc = list_next(loc))
         fn(loc, context);
-    pthread_mutex_unlock(&list_mutex);
 }
 
 void weft__loc_for_each_unwritten(void (*fn)(weft_loc *loc, const weft_slot *slots, size_t count))
 {
-    pthread_mutex_lock(&list_mutex);
     for (weft_loc *loc = list_first(); loc; loc = list_next(loc)) {
         const weft_slot *slots;
         size_t count = weft__loc_snapshot(loc, &slots);
         if (count > 0)
             fn(loc, slots, count);
     }
-    pthread_mutex_unlock(&list_mutex);
 }
 
 uint32_t weft__loc_count(void)

@@ -10,7 +10,16 @@
  *   location ── chunk (being filled) ──> writer queue ──> OTF2 ──┐
  *       ^                                                        │
  *       └───────────── free chunks <─────────────────────────────┘
- */
+ *
+ * When a thread ends, its last chunk goes to the writer marked as the
+ * thread's last (the writer then closes whatever the thread left open), the
+ * location keeps at most one free chunk and waits, idle, for a new thread:
+ * the next thread that records (other than the main thread) takes the most
+ * recently idled location instead of a new one. So a location is a
+ * sequence of threads, one at a time, each starting after the previous one
+ * ended, and memory and locations grow with the threads alive at once, not
+ * with the threads ever created. Without reuse (metrics are recorded, see
+ * weft__loc_configure) an ended thread's location keeps no chunk at all. */
 #ifndef WEFT_RECORDER_LOCATION_H
 #define WEFT_RECORDER_LOCATION_H
 
@@ -30,8 +39,9 @@ typedef struct weft_loc weft_loc;
 typedef struct weft_chunk {
     struct weft_chunk *next; /* link in the writer queue or a free list */
     weft_loc *owner;
-    size_t used;     /* slots holding events; set when handed over */
-    size_t capacity; /* slots */
+    size_t used;      /* slots holding events; set when handed over */
+    size_t capacity;  /* slots */
+    bool ends_thread; /* the last chunk of the location's current thread */
     weft_slot slots[];
 } weft_chunk;
 
@@ -58,8 +68,11 @@ struct weft_loc {
     pthread_cond_t chunk_returned; /* signalled by weft__loc_return_chunk */
     weft_chunk *free_chunks;
     uint32_t chunks_allocated;
-    bool exited;                 /* the thread has ended */
+    bool idle;                   /* no thread owns it now: its thread ended */
     bool frozen;                 /* finalisation has begun: hand nothing more over */
+    uint32_t threads;            /* threads that have owned it */
+    uint64_t idle_since;         /* when the last owner ended: a new owner's
+                                    explicit-time events start no earlier */
     uint64_t chunks_handed_over; /* full chunks, mid-run */
     uint64_t waits;
     uint64_t wait_ticks;
@@ -68,6 +81,7 @@ struct weft_loc {
     weft_location def;
     uint32_t thread_number;
     _Atomic(weft_loc *) next_in_list; /* all locations, oldest first */
+    weft_loc *next_idle;              /* idle locations, guarded by the list's mutex */
 
     /* Owned by whoever writes OTF2 (the writer thread; at finalisation the
      * finalising thread after the writer has stopped). */
@@ -76,9 +90,11 @@ struct weft_loc {
     uint64_t events_lost; /* recorded but not written: the output failed */
     uint64_t first_time, last_time;
     weft_open_scopes open; /* regions and teams not yet closed */
+    uint64_t scopes_closed; /* closed by the sink at thread ends and the end */
     uint32_t last_team;    /* the thread team this location last joined, or
                               WEFT_INVALID_ID: spares the registry a call per
                               team begin (see sink.c) */
+    struct weft_spilled *spilled; /* chunks parked in the spill file (spill.h) */
 };
 
 /* The calling thread's location, NULL before its first event. Initial-exec:
@@ -87,11 +103,15 @@ struct weft_loc {
 extern __thread weft_loc *weft__tls_loc __attribute__((tls_model("initial-exec")));
 
 /* Sets the chunk geometry from the buffer size per location and the bound
- * on all locations' chunks together (0: none); call once at init. */
-void weft__loc_configure(uint64_t buffer_bytes, uint64_t total_bytes);
+ * on all locations' chunks together (0: none), and whether locations of
+ * ended threads are reused (not when metrics accumulate per thread: a
+ * reused location's counters would start again from zero); call once at
+ * init. */
+void weft__loc_configure(uint64_t buffer_bytes, uint64_t total_bytes, bool reuse);
 
-/* Creates the calling thread's location with its first chunk and stores it
- * in weft__tls_loc; NULL (reported once) when out of memory. */
+/* Gives the calling thread a location, an idle one when there is one (see
+ * above), and stores it in weft__tls_loc; its first chunk is installed by
+ * the first weft__loc_refill. NULL (reported once) when out of memory. */
 weft_loc *weft__loc_create(void);
 
 /* Slow path: the current chunk cannot take `slots` more slots. Hands it to
@@ -136,7 +156,8 @@ void weft__loc_clear_fast_all(void);
  * recording on and not paused, no scope pending from a pause, no metrics. */
 void weft__loc_update_fast(weft_loc *loc);
 
-/* Calls fn for every location ever created, oldest first. */
+/* Calls fn for every location ever created, oldest first (without a lock:
+ * locations created meanwhile may or may not be seen). */
 void weft__loc_for_each(void (*fn)(weft_loc *loc, void *context), void *context);
 
 /* Locations created so far. */

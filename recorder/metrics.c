@@ -29,6 +29,11 @@ void weft__metrics_configure(const weft_config *cfg)
     weft_log_verbose("recording %u metric values at every region enter and leave", count);
 }
 
+bool weft__metrics_enabled(void)
+{
+    return value_count > 0;
+}
+
 void weft__metrics_thread_start(weft_loc *loc)
 {
     if (value_count == 0)

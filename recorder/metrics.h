@@ -10,6 +10,7 @@
 #ifndef WEFT_RECORDER_METRICS_H
 #define WEFT_RECORDER_METRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +19,9 @@
 
 /* Parses and checks cfg's metric lists and defines the metric class. */
 void weft__metrics_configure(const weft_config *cfg);
+
+/* True when metrics are recorded (some configured name was usable). */
+bool weft__metrics_enabled(void);
 
 /* Sets up the calling thread's counters on its new location (loc->metrics
  * stays NULL when there are no metrics, or they fail on this thread). */

@@ -4,7 +4,12 @@
  * name must be known to PAPI, and all of them must fit in one event set and
  * start together (counters share hardware registers, so some combinations
  * cannot be counted at once). What fails is reported and left out. Every
- * thread then counts the remaining events in its own event set. */
+ * thread then counts the remaining events in its own event set.
+ *
+ * libpapi (and libpfm under it) is loaded only when WEFT_METRIC_PAPI is
+ * set: linked in, every traced process paid for its relocations at start
+ * (about a millisecond here) whether it counted anything or not. */
+#include <dlfcn.h>
 #include <papi.h>
 #include <stdio.h>
 #include <pthread.h>
@@ -12,6 +17,47 @@
 
 #include "metrics_source.h"
 #include "weft/log.h"
+
+/* The PAPI routines used, called through pointers looked up in the loaded
+ * library (with the types papi.h declares). */
+#define PAPI_ROUTINES(X)                                                                           \
+    X(PAPI_library_init) X(PAPI_thread_init) X(PAPI_strerror) X(PAPI_event_name_to_code)         \
+    X(PAPI_add_event) X(PAPI_add_events) X(PAPI_get_event_info) X(PAPI_create_eventset)          \
+    X(PAPI_start) X(PAPI_stop) X(PAPI_read) X(PAPI_cleanup_eventset) X(PAPI_destroy_eventset)    \
+    X(PAPI_register_thread) X(PAPI_unregister_thread)
+
+#define PAPI_POINTER(name) __typeof__(name) *name;
+static struct {
+    PAPI_ROUTINES(PAPI_POINTER)
+} papi;
+#undef PAPI_POINTER
+
+/* Loads the PAPI this weft was built against: its soname is
+ * libpapi.so.MAJOR.MINOR (the plain libpapi.so comes with the development
+ * package only). */
+static bool load_library(void)
+{
+    char soname[64];
+    snprintf(soname, sizeof(soname), "libpapi.so.%d.%d", PAPI_VERSION_MAJOR(PAPI_VERSION),
+             PAPI_VERSION_MINOR(PAPI_VERSION));
+    void *lib = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (!lib)
+        lib = dlopen("libpapi.so", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        weft_log_error("WEFT_METRIC_PAPI: cannot load %s (%s); no PAPI metrics are recorded",
+                       soname, dlerror());
+        return false;
+    }
+#define PAPI_LOOKUP(name)                                                                          \
+    if (!(*(void **)&papi.name = dlsym(lib, #name))) {                                             \
+        weft_log_error("WEFT_METRIC_PAPI: %s has no %s; no PAPI metrics are recorded", soname,     \
+                       #name);                                                                     \
+        return false;                                                                              \
+    }
+    PAPI_ROUTINES(PAPI_LOOKUP)
+#undef PAPI_LOOKUP
+    return true;
+}
 
 static int codes[WEFT_METRIC_MAX_MEMBERS];
 static char names[WEFT_METRIC_MAX_MEMBERS][PAPI_MAX_STR_LEN];
@@ -25,18 +71,20 @@ static unsigned long thread_id(void)
 
 static bool library_ready(void)
 {
-    int version = PAPI_library_init(PAPI_VER_CURRENT);
+    if (!load_library())
+        return false;
+    int version = papi.PAPI_library_init(PAPI_VER_CURRENT);
     if (version != PAPI_VER_CURRENT) {
         weft_log_error("WEFT_METRIC_PAPI: the PAPI library does not start (%s); no PAPI "
                        "metrics are recorded",
-                       version > 0 ? "version mismatch" : PAPI_strerror(version));
+                       version > 0 ? "version mismatch" : papi.PAPI_strerror(version));
         return false;
     }
-    int rc = PAPI_thread_init(thread_id);
+    int rc = papi.PAPI_thread_init(thread_id);
     if (rc != PAPI_OK) {
         weft_log_error("WEFT_METRIC_PAPI: PAPI has no thread support here (%s); no PAPI "
                        "metrics are recorded",
-                       PAPI_strerror(rc));
+                       papi.PAPI_strerror(rc));
         return false;
     }
     return true;
@@ -46,22 +94,22 @@ static bool library_ready(void)
 static void try_event(int trial, const char *name)
 {
     int code = 0;
-    int rc = PAPI_event_name_to_code(name, &code);
+    int rc = papi.PAPI_event_name_to_code(name, &code);
     if (rc != PAPI_OK) {
         weft_log_error("WEFT_METRIC_PAPI: '%s' is not a PAPI event this machine knows (%s); "
                        "left out",
-                       name, PAPI_strerror(rc));
+                       name, papi.PAPI_strerror(rc));
         return;
     }
-    rc = PAPI_add_event(trial, code);
+    rc = papi.PAPI_add_event(trial, code);
     if (rc != PAPI_OK) {
         weft_log_error("WEFT_METRIC_PAPI: '%s' cannot be counted%s (%s); left out", name,
                        code_count ? " together with the events before it" : " on this machine",
-                       PAPI_strerror(rc));
+                       papi.PAPI_strerror(rc));
         return;
     }
     PAPI_event_info_t info;
-    const char *text = PAPI_get_event_info(code, &info) == PAPI_OK ? info.long_descr : "";
+    const char *text = papi.PAPI_get_event_info(code, &info) == PAPI_OK ? info.long_descr : "";
     snprintf(names[code_count], sizeof(names[0]), "%s", name);
     snprintf(descriptions[code_count], sizeof(descriptions[0]), "%s", text);
     codes[code_count++] = code;
@@ -73,11 +121,11 @@ void weft__papi_configure(const char *list, weft_metric_member_desc *members, ui
     if (!list || !library_ready())
         return;
     int trial = PAPI_NULL;
-    int rc = PAPI_create_eventset(&trial);
+    int rc = papi.PAPI_create_eventset(&trial);
     if (rc != PAPI_OK) {
         weft_log_error("WEFT_METRIC_PAPI: PAPI cannot create an event set (%s); no PAPI "
                        "metrics are recorded",
-                       PAPI_strerror(rc));
+                       papi.PAPI_strerror(rc));
         return;
     }
     for (const char *at = list; *at;) {
@@ -91,17 +139,17 @@ void weft__papi_configure(const char *list, weft_metric_member_desc *members, ui
             try_event(trial, name);
         at += len;
     }
-    if (code_count && (rc = PAPI_start(trial)) != PAPI_OK) {
+    if (code_count && (rc = papi.PAPI_start(trial)) != PAPI_OK) {
         weft_log_error("WEFT_METRIC_PAPI: the PAPI events cannot be started together (%s); no "
                        "PAPI metrics are recorded",
-                       PAPI_strerror(rc));
+                       papi.PAPI_strerror(rc));
         code_count = 0;
     } else if (code_count) {
         long long ignored[WEFT_METRIC_MAX_MEMBERS];
-        PAPI_stop(trial, ignored);
+        papi.PAPI_stop(trial, ignored);
     }
-    PAPI_cleanup_eventset(trial);
-    PAPI_destroy_eventset(&trial);
+    papi.PAPI_cleanup_eventset(trial);
+    papi.PAPI_destroy_eventset(&trial);
     for (uint32_t i = 0; i < code_count; i++)
         members[(*count)++] = (weft_metric_member_desc){names[i],
                                                         descriptions[i][0] ? descriptions[i] : NULL,
@@ -116,12 +164,12 @@ bool weft__papi_thread_start(int *state)
     *state = PAPI_NULL;
     if (code_count == 0)
         return true;
-    if (PAPI_register_thread() != PAPI_OK || PAPI_create_eventset(state) != PAPI_OK)
+    if (papi.PAPI_register_thread() != PAPI_OK || papi.PAPI_create_eventset(state) != PAPI_OK)
         return false;
-    if (PAPI_add_events(*state, codes, (int)code_count) != PAPI_OK ||
-        PAPI_start(*state) != PAPI_OK) {
-        PAPI_cleanup_eventset(*state);
-        PAPI_destroy_eventset(state);
+    if (papi.PAPI_add_events(*state, codes, (int)code_count) != PAPI_OK ||
+        papi.PAPI_start(*state) != PAPI_OK) {
+        papi.PAPI_cleanup_eventset(*state);
+        papi.PAPI_destroy_eventset(state);
         return false;
     }
     return true;
@@ -132,7 +180,7 @@ uint32_t weft__papi_read(int state, uint64_t *values)
     if (code_count == 0)
         return 0;
     long long counts[WEFT_METRIC_MAX_MEMBERS];
-    if (PAPI_read(state, counts) != PAPI_OK)
+    if (papi.PAPI_read(state, counts) != PAPI_OK)
         memset(counts, 0, sizeof(counts));
     for (uint32_t i = 0; i < code_count; i++)
         values[i] = (uint64_t)counts[i];
@@ -144,8 +192,8 @@ void weft__papi_thread_end(int state)
     if (code_count == 0 || state == PAPI_NULL)
         return;
     long long ignored[WEFT_METRIC_MAX_MEMBERS];
-    PAPI_stop(state, ignored);
-    PAPI_cleanup_eventset(state);
-    PAPI_destroy_eventset(&state);
-    PAPI_unregister_thread();
+    papi.PAPI_stop(state, ignored);
+    papi.PAPI_cleanup_eventset(state);
+    papi.PAPI_destroy_eventset(&state);
+    papi.PAPI_unregister_thread();
 }

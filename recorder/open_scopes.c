@@ -5,12 +5,7 @@
 #include "weft/alloc.h"
 #include "weft/log.h"
 
-static uint64_t item(weft_scope_kind kind, uint32_t id)
-{
-    return (uint64_t)kind << 32 | id;
-}
-
-void weft__scopes_open(weft_open_scopes *s, weft_scope_kind kind, uint32_t id)
+void weft__scopes_open_slow(weft_open_scopes *s, weft_scope_kind kind, uint32_t id)
 {
     if (s->overflow)
         return;
@@ -26,12 +21,12 @@ void weft__scopes_open(weft_open_scopes *s, weft_scope_kind kind, uint32_t id)
         s->items = items;
         s->capacity = capacity;
     }
-    s->items[s->depth++] = item(kind, id);
+    s->items[s->depth++] = weft__scope_item(kind, id);
 }
 
-void weft__scopes_close(weft_open_scopes *s, weft_scope_kind kind, uint32_t id)
+void weft__scopes_close_slow(weft_open_scopes *s, weft_scope_kind kind, uint32_t id)
 {
-    uint64_t wanted = item(kind, id);
+    uint64_t wanted = weft__scope_item(kind, id);
     for (uint32_t i = s->depth; i > 0; i--) {
         if (s->items[i - 1] == wanted) {
             s->depth = i - 1;

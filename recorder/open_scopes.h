@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "weft/compiler.h"
+
 typedef struct weft_open_scopes {
     uint64_t *items; /* kind << 32 | id, innermost last */
     uint32_t depth, capacity;
@@ -21,12 +23,34 @@ typedef struct weft_open_scopes {
 
 typedef enum weft_scope_kind { WEFT_SCOPE_REGION = 1, WEFT_SCOPE_TEAM = 2 } weft_scope_kind;
 
+/* The writer notes every enter and leave here, so the common cases (room
+ * on the stack; a leave of the innermost scope) are inline. */
+static inline uint64_t weft__scope_item(weft_scope_kind kind, uint32_t id)
+{
+    return (uint64_t)kind << 32 | id;
+}
+
+void weft__scopes_open_slow(weft_open_scopes *s, weft_scope_kind kind, uint32_t id);
+void weft__scopes_close_slow(weft_open_scopes *s, weft_scope_kind kind, uint32_t id);
+
 /* Notes an enter / team begin. */
-void weft__scopes_open(weft_open_scopes *s, weft_scope_kind kind, uint32_t id);
+static inline void weft__scopes_open(weft_open_scopes *s, weft_scope_kind kind, uint32_t id)
+{
+    if (WEFT_LIKELY(s->depth < s->capacity && !s->overflow))
+        s->items[s->depth++] = weft__scope_item(kind, id);
+    else
+        weft__scopes_open_slow(s, kind, id);
+}
 
 /* Notes a leave / team end: removes the innermost matching scope (and,
  * when the events were not properly nested, the ones inside it). */
-void weft__scopes_close(weft_open_scopes *s, weft_scope_kind kind, uint32_t id);
+static inline void weft__scopes_close(weft_open_scopes *s, weft_scope_kind kind, uint32_t id)
+{
+    if (WEFT_LIKELY(s->depth > 0 && s->items[s->depth - 1] == weft__scope_item(kind, id)))
+        s->depth--;
+    else
+        weft__scopes_close_slow(s, kind, id);
+}
 
 /* Pops the innermost open scope into *kind and *id; false when none. */
 bool weft__scopes_pop(weft_open_scopes *s, weft_scope_kind *kind, uint32_t *id);

@@ -12,8 +12,13 @@ weft_slot *weft__reserve_slow(uint8_t kind, uint32_t ref, size_t slots, weft_loc
     if (!weft__gate_slow(&paused))
         return NULL;
     weft_loc *loc = weft__tls_loc;
-    if (!loc && !(loc = weft__loc_create()))
-        return NULL;
+    if (!loc) {
+        if (!(loc = weft__loc_create()))
+            return NULL;
+        /* A reused location: its events stay in time order across owners. */
+        if (time && *time < loc->idle_since)
+            *time = loc->idle_since;
+    }
     bool admitted = weft__pause_admit(&loc->pause, kind, ref, paused);
     weft__loc_update_fast(loc);
     if (!admitted)

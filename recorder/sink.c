@@ -7,6 +7,8 @@
 
 #include "archive.h"
 #include "otf2_events.h"
+#include "otf2_memory.h"
+#include "spill.h"
 #include "lifecycle.h"
 #include "program.h"
 #include "weft/log.h"
@@ -28,11 +30,21 @@ void weft__sink_configure(const weft_config *cfg)
 
 static void fail_output(void);
 
+/* The recorder's archive is open: from now on the event files open during
+ * the run are bounded (otf2_memory.h). */
+static void bound_event_files(void)
+{
+    uint32_t bound = weft__otf2_files_bound();
+    weft_log_verbose("at most %u event files are open at once while recording", bound);
+}
+
 void weft__sink_archive_opened(bool ok)
 {
     pthread_mutex_lock(&sink_mutex);
     archive_tried = true;
-    if (!ok)
+    if (ok)
+        bound_event_files();
+    else
         fail_output();
     pthread_mutex_unlock(&sink_mutex);
 }
@@ -94,6 +106,7 @@ static OTF2_EvtWriter *evt_writer_of(weft_loc *loc)
             fail_output();
             return NULL;
         }
+        bound_event_files();
     }
     weft_location_def def;
     weft_registry_location_get(weft_defs_global(), loc->def, &def);
@@ -124,26 +137,43 @@ static void note_team_member(weft_loc *loc, uint32_t team, uint16_t thread_in_te
 
 /* Writes one event starting at slots[0] of `available`; returns the slots
  * it took (0: not a valid event) and stores OTF2's verdict in *code.
- * Enter and leave, nearly all events, skip the general decoder. */
+ * The events of every OpenMP construct (enter and leave, team begin and
+ * end, a task's switch and completion) go straight to OTF2; the others
+ * through the general decoder. */
 static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots, size_t available,
                         OTF2_ErrorCode *code)
 {
     const weft_slot *s = slots;
-    if (s->head.kind == WEFT_EVENT_ENTER) {
-        weft__scopes_open(&loc->open, WEFT_SCOPE_REGION, s->head.ref);
-        *code = OTF2_EvtWriter_Enter(w, NULL, s->head.time, s->head.ref);
+    uint64_t t = s->head.time;
+    uint32_t ref = s->head.ref;
+    switch (s->head.kind) {
+    case WEFT_EVENT_ENTER:
+        weft__scopes_open(&loc->open, WEFT_SCOPE_REGION, ref);
+        *code = OTF2_EvtWriter_Enter(w, NULL, t, ref);
         return 1;
-    }
-    if (s->head.kind == WEFT_EVENT_LEAVE) {
-        weft__scopes_close(&loc->open, WEFT_SCOPE_REGION, s->head.ref);
-        *code = OTF2_EvtWriter_Leave(w, NULL, s->head.time, s->head.ref);
+    case WEFT_EVENT_LEAVE:
+        weft__scopes_close(&loc->open, WEFT_SCOPE_REGION, ref);
+        *code = OTF2_EvtWriter_Leave(w, NULL, t, ref);
         return 1;
-    }
-    if (s->head.kind == WEFT_EVENT_THREAD_TEAM_BEGIN) {
-        note_team_member(loc, s->head.ref, s->head.count);
-        weft__scopes_open(&loc->open, WEFT_SCOPE_TEAM, s->head.ref);
-    } else if (s->head.kind == WEFT_EVENT_THREAD_TEAM_END) {
-        weft__scopes_close(&loc->open, WEFT_SCOPE_TEAM, s->head.ref);
+    case WEFT_EVENT_THREAD_TEAM_BEGIN:
+        note_team_member(loc, ref, s->head.count);
+        weft__scopes_open(&loc->open, WEFT_SCOPE_TEAM, ref);
+        *code = OTF2_EvtWriter_ThreadTeamBegin(w, NULL, t, ref);
+        return 1;
+    case WEFT_EVENT_THREAD_TEAM_END:
+        weft__scopes_close(&loc->open, WEFT_SCOPE_TEAM, ref);
+        *code = OTF2_EvtWriter_ThreadTeamEnd(w, NULL, t, ref);
+        return 1;
+    case WEFT_EVENT_TASK_SWITCH:
+    case WEFT_EVENT_TASK_COMPLETE:
+        if (available < 2)
+            break; /* cut short: the decoder says so */
+        *code = (s->head.kind == WEFT_EVENT_TASK_SWITCH ? OTF2_EvtWriter_ThreadTaskSwitch
+                                                        : OTF2_EvtWriter_ThreadTaskComplete)(
+            w, NULL, t, ref, (uint32_t)s[1].word[0], (uint32_t)(s[1].word[0] >> 32));
+        return 2;
+    default:
+        break;
     }
     weft_event e;
     size_t used = weft__event_decode(slots, available, &e);
@@ -171,7 +201,7 @@ static bool disk_has_room(size_t slots)
     if (!dir || statvfs(dir, &fs) != 0)
         return true; /* cannot tell: go on */
     uint64_t free_bytes = (uint64_t)fs.f_bavail * fs.f_frsize;
-    uint64_t needed = weft__archive_pending_bytes(event_writers) +
+    uint64_t needed = weft__otf2_pending_bytes(event_writers) +
                       (uint64_t)slots * OTF2_BYTES_PER_SLOT + DEFINITIONS_MARGIN_BYTES;
     if (free_bytes >= needed)
         return true;
@@ -189,7 +219,7 @@ static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
     OTF2_EvtWriter *w = failed ? NULL : evt_writer_of(loc);
     if (w && !disk_has_room(count))
         w = NULL;
-    size_t at = 0;
+    size_t at = 0, last = 0;
     uint64_t written = 0;
     while (w && at < count) {
         OTF2_ErrorCode code;
@@ -203,20 +233,58 @@ static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
         }
         if (used == 0)
             break; /* cannot happen: the slots were encoded by weft itself */
-        if (written == 0 && loc->events_written == 0)
-            loc->first_time = slots[at].head.time;
-        loc->last_time = slots[at].head.time;
+        last = at;
         at += used;
         written++;
     }
+    /* A location's events are in time order: its first and last times are
+     * those of the first and last events written, taken once per chunk. */
+    if (written) {
+        if (loc->events_written == 0)
+            loc->first_time = slots[0].head.time;
+        loc->last_time = slots[last].head.time;
+    }
     loc->events_written += written;
     loc->events_lost += count_events(slots + at, count - at);
+    /* OTF2 needed to write this location's events and could not open its
+     * file: the next chunks wait in the spill file. */
+    if (weft__otf2_take_over_budget())
+        weft__spill_begin(loc);
+}
+
+static uint64_t close_open_scopes(weft_loc *loc);
+
+/* Writes a chunk, or parks it in the spill file when its location may not
+ * open its event file now (spill.h); after a thread's last chunk, closes
+ * what the thread left open. */
+static void write_chunk_locked(weft_loc *loc, const weft_slot *slots, size_t count,
+                               bool ends_thread)
+{
+    if (!failed && weft__spill_active(loc) && disk_has_room(count) &&
+        weft__spill_park(loc, slots, count, count_events(slots, count), ends_thread))
+        return;
+    if (count > 0)
+        write_locked(loc, slots, count);
+    if (!ends_thread)
+        return;
+    uint64_t closed = close_open_scopes(loc);
+    if (closed)
+        weft_log_verbose("thread %u: a thread ended inside %llu regions or teams; they are "
+                         "closed at its last event",
+                         loc->thread_number, (unsigned long long)closed);
 }
 
 void weft__sink_write(weft_loc *loc, const weft_slot *slots, size_t count)
 {
     pthread_mutex_lock(&sink_mutex);
-    write_locked(loc, slots, count);
+    write_chunk_locked(loc, slots, count, false);
+    pthread_mutex_unlock(&sink_mutex);
+}
+
+void weft__sink_write_chunk(const weft_chunk *chunk)
+{
+    pthread_mutex_lock(&sink_mutex);
+    write_chunk_locked(chunk->owner, chunk->slots, chunk->used, chunk->ends_thread);
     pthread_mutex_unlock(&sink_mutex);
 }
 
@@ -242,17 +310,20 @@ static uint64_t close_open_scopes(weft_loc *loc)
         if (code == OTF2_SUCCESS)
             closed++;
     }
-    weft__scopes_free(&loc->open);
     loc->events_written += closed;
+    loc->scopes_closed += closed;
     return closed;
 }
 
 static void finish_location(weft_loc *loc, void *context)
 {
     weft_sink_totals *totals = context;
+    /* Parked chunks first: they came before the ones written at the end. */
+    loc->events_lost += weft__spill_replay(loc, write_chunk_locked);
     if (!failed && totals->archive_open && !loc->evt_writer)
         evt_writer_of(loc); /* an empty event file keeps readers happy */
     uint64_t closed = close_open_scopes(loc);
+    weft__scopes_free(&loc->open);
     end_program(loc);
     if (closed)
         weft_log_verbose("thread %u: closed %llu regions or teams left open at the end",
@@ -266,8 +337,9 @@ static void finish_location(weft_loc *loc, void *context)
     add_property(loc, "weft::buffer_waits", loc->waits);
     add_property(loc, "weft::buffer_wait_ticks", loc->wait_ticks);
     add_property(loc, "weft::events_lost", loc->events_lost);
-    if (closed)
-        add_property(loc, "weft::scopes_closed_at_end", closed);
+    if (loc->scopes_closed)
+        add_property(loc, "weft::scopes_closed_at_end", loc->scopes_closed);
+    add_property(loc, "weft::threads", loc->threads);
 
     if (loc->events_written) {
         if (totals->events_written == 0 || loc->first_time < totals->first_time)
@@ -288,7 +360,10 @@ weft_sink_totals weft__sink_finish(bool force_archive)
             failed = true;
     }
     weft_sink_totals totals = {.archive_open = weft__archive_get() != NULL};
+    /* Each location's writer is closed before the next one's file opens. */
+    weft__otf2_files_closing();
     weft__loc_for_each(finish_location, &totals);
+    weft__spill_close();
     totals.failed = failed || out_of_space;
     pthread_mutex_unlock(&sink_mutex);
     return totals;

@@ -25,6 +25,11 @@ void weft__sink_archive_opened(bool ok);
 /* Writes `count` slots of events recorded on loc. */
 void weft__sink_write(weft_loc *loc, const weft_slot *slots, size_t count);
 
+/* Writes a handed-over chunk; after the last chunk of a thread (see
+ * location.h) also closes, at the thread's last event, the regions and
+ * teams it left open, so that the location's next thread starts with none. */
+void weft__sink_write_chunk(const weft_chunk *chunk);
+
 /* Totals over all locations, for the finalisation report. */
 typedef struct weft_sink_totals {
     uint64_t events_written;

@@ -63,7 +63,7 @@ static void *writer_main(void *arg)
     unbind_self();
     weft_chunk *chunk;
     while ((chunk = pop_or_wait()) != NULL) {
-        weft__sink_write(chunk->owner, chunk->slots, chunk->used);
+        weft__sink_write_chunk(chunk);
         weft__loc_return_chunk(chunk);
     }
     return NULL;
@@ -98,7 +98,7 @@ bool weft__writer_submit(weft_chunk *chunk)
     }
     pthread_mutex_unlock(&queue_mutex);
     if (!queued)
-        weft__sink_write(chunk->owner, chunk->slots, chunk->used);
+        weft__sink_write_chunk(chunk);
     return queued;
 }
 

@@ -158,6 +158,8 @@ typedef struct ompt_thread {
     weft_comm cached_parent;
     uint64_t cached_key;
     weft_comm cached_team;
+    /* The thread's block of task generations (ompt_tasks.c). */
+    uint32_t next_generation, generations_left;
 } ompt_thread;
 
 /* The calling thread's state, created on first use; NULL only when out of
@@ -185,6 +187,11 @@ extern bool weft__ompt_dependences_granted;
  * libgomp compatibility reports no end of a single construct, for one). */
 void weft__ompt_push(ompt_thread *t, weft_region region, ompt_scope_kind kind);
 void weft__ompt_pop(ompt_thread *t, ompt_scope_kind kind);
+/* The same at a time taken earlier (weft_now), returning the time recorded
+ * (see weft_enter_at), for events that follow each other in one callback. */
+uint64_t weft__ompt_push_at(ompt_thread *t, weft_region region, ompt_scope_kind kind,
+                            uint64_t time);
+uint64_t weft__ompt_pop_at(ompt_thread *t, ompt_scope_kind kind, uint64_t time);
 
 /* The innermost team this thread is in, or NULL outside parallel regions. */
 const ompt_member *weft__ompt_member(const ompt_thread *t);

@@ -58,9 +58,11 @@ static void team_begin(ompt_thread *t, const ompt_fork *fork, ompt_data_t *task,
     t->member_depth++;
     task->value = weft__ompt_implicit_task_id(index);
     t->current_task = task->value;
+    /* ThreadTeamBegin and the Enter of the parallel region share a time. */
+    uint64_t time = weft_now();
     if (team.id != WEFT_INVALID_ID)
-        weft_thread_team_begin(team, index);
-    weft__ompt_push(t, fork->parallel, SCOPE_PARALLEL);
+        time = weft_thread_team_begin_at(team, index, time);
+    weft__ompt_push_at(t, fork->parallel, SCOPE_PARALLEL, time);
 }
 
 static void team_end(ompt_thread *t)
@@ -69,10 +71,11 @@ static void team_end(ompt_thread *t)
         return;
     const ompt_member *m = weft__ompt_member(t);
     weft_comm team = m ? m->team : WEFT_COMM_INVALID;
-    weft__ompt_pop(t, SCOPE_PARALLEL);
+    /* The Leave(s) and ThreadTeamEnd share a time. */
+    uint64_t time = weft__ompt_pop_at(t, SCOPE_PARALLEL, weft_now());
     t->member_depth--;
     if (team.id != WEFT_INVALID_ID)
-        weft_thread_team_end(team);
+        weft_thread_team_end_at(team, time);
     m = weft__ompt_member(t);
     t->current_task = weft__ompt_implicit_task_id(m ? m->thread_num : 0);
 }

@@ -38,7 +38,11 @@
 /* Marks implicit task data as ours, so 0 stays "nothing recorded". */
 #define IMPLICIT_MARK (UINT64_C(1) << 62)
 
+/* Generations of explicit tasks, process-wide; each thread takes them in
+ * blocks, one atomic add per block instead of one per task on a cache line
+ * every thread writes. */
 static atomic_uint_least32_t generations;
+enum { GENERATION_BLOCK = 64 };
 
 static uint32_t thread_of(uint64_t task)
 {
@@ -67,13 +71,25 @@ uint64_t weft__ompt_implicit_task_id(uint32_t thread_num)
     return IMPLICIT_MARK | REGION_MASK << REGION_SHIFT | thread << THREAD_SHIFT;
 }
 
-static uint64_t new_task(const ompt_thread *t, weft_region region)
+static uint32_t next_generation(ompt_thread *t)
 {
-    uint32_t g =
-        (atomic_fetch_add_explicit(&generations, 1, memory_order_relaxed) + 1) & GENERATION_MASK;
-    if (g == 0) /* the wrap skips 0, the implicit task's number */
-        g = (atomic_fetch_add_explicit(&generations, 1, memory_order_relaxed) + 1) &
-            GENERATION_MASK;
+    for (;;) {
+        if (t->generations_left == 0) {
+            t->next_generation =
+                atomic_fetch_add_explicit(&generations, GENERATION_BLOCK, memory_order_relaxed) +
+                1;
+            t->generations_left = GENERATION_BLOCK;
+        }
+        t->generations_left--;
+        uint32_t g = t->next_generation++ & GENERATION_MASK;
+        if (g != 0) /* the wrap skips 0, the implicit task's number */
+            return g;
+    }
+}
+
+static uint64_t new_task(ompt_thread *t, weft_region region)
+{
+    uint32_t g = next_generation(t);
     const ompt_member *m = weft__ompt_member(t);
     uint64_t thread = m && m->thread_num < THREAD_MASK ? m->thread_num : (m ? THREAD_MASK : 0);
     uint64_t id = region.id < REGION_MASK ? region.id : REGION_MASK;
@@ -93,8 +109,11 @@ void weft__ompt_task_create(ompt_data_t *encountering_task, const ompt_frame_t *
     weft_region body =
         weft__ompt_region(codeptr, (flags & ompt_task_untied) ? OC_TASK_UNTIED : OC_TASK, fallback);
     weft_region create = weft__ompt_region(codeptr, OC_TASK_CREATE, fallback);
+    /* Enter, ThreadTaskCreate and Leave follow each other within this
+     * callback: one reading of the clock for all three. */
+    uint64_t time = weft_now();
     if (create.id != WEFT_INVALID_ID)
-        weft_enter(create);
+        time = weft_enter_at(create, time);
     uint64_t task = new_task(t, body);
     new_task_data->value = task;
     if (has_dependences && weft__ompt_dependences_granted) {
@@ -103,9 +122,9 @@ void weft__ompt_task_create(ompt_data_t *encountering_task, const ompt_frame_t *
         t->creating.team = weft__ompt_task_team(t);
         return; /* the rest comes with the dependences */
     }
-    weft_task_create(weft__ompt_task_team(t), thread_of(task), generation_of(task));
+    time = weft_task_create_at(weft__ompt_task_team(t), thread_of(task), generation_of(task), time);
     if (create.id != WEFT_INVALID_ID)
-        weft_leave(create);
+        weft_leave_at(create, time);
 }
 
 /* Ends a creation left waiting for its dependences: the ThreadTaskCreate
@@ -193,30 +212,36 @@ void weft__ompt_dependences(ompt_data_t *task, const ompt_dependence_t *deps, in
     finish_create(t, dependences);
 }
 
-static void switch_to(ompt_thread *t, uint64_t task)
+static uint64_t switch_to(ompt_thread *t, uint64_t task, uint64_t time)
 {
     t->current_task = task;
-    weft_task_switch(weft__ompt_task_team(t), thread_of(task), generation_of(task));
+    return weft_task_switch_at(weft__ompt_task_team(t), thread_of(task), generation_of(task),
+                               time);
 }
 
+/* The events of one scheduling point (the ended task's Leave and
+ * ThreadTaskComplete, the ThreadTaskSwitch, the new task's Enter) share one
+ * reading of the clock. */
 void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next)
 {
     ompt_thread *t = weft__ompt_self();
     if (!t)
         return;
+    uint64_t time = weft_now();
     uint64_t done = prior ? prior->value : 0;
     bool completed = status == ompt_task_complete || status == ompt_task_cancel ||
                      status == ompt_task_late_fulfill;
     if (is_explicit(done) && completed && (done & STARTED)) {
-        weft__ompt_pop(t, SCOPE_TASK); /* the task's region */
-        weft_task_complete(weft__ompt_task_team(t), thread_of(done), generation_of(done));
+        time = weft__ompt_pop_at(t, SCOPE_TASK, time); /* the task's region */
+        time = weft_task_complete_at(weft__ompt_task_team(t), thread_of(done), generation_of(done),
+                                     time);
     }
     uint64_t task = next ? next->value : 0;
     if (task == 0)
         return; /* a task this tool did not see created */
-    switch_to(t, task & ~STARTED);
+    time = switch_to(t, task & ~STARTED, time);
     if (is_explicit(task) && !(task & STARTED)) {
         next->value = task | STARTED;
-        weft__ompt_push(t, region_of(task), SCOPE_TASK);
+        weft__ompt_push_at(t, region_of(task), SCOPE_TASK, time);
     }
 }

@@ -62,22 +62,54 @@ void weft__ompt_push(ompt_thread *t, weft_region region, ompt_scope_kind kind)
         weft_enter(region);
 }
 
-void weft__ompt_pop(ompt_thread *t, ompt_scope_kind kind)
+uint64_t weft__ompt_push_at(ompt_thread *t, weft_region region, ompt_scope_kind kind,
+                            uint64_t time)
+{
+    if (t->open_depth >= OMPT_MAX_OPEN) {
+        t->open_overflow++;
+        return time;
+    }
+    t->open[t->open_depth++] = (ompt_open_region){region, (uint8_t)kind};
+    return region.id != WEFT_INVALID_ID ? weft_enter_at(region, time) : time;
+}
+
+/* Where the innermost scope of `kind` starts on t's stack (1-based), 0 when
+ * none is open; consumes an overflowed one instead (returns 0). */
+static uint32_t scope_start(ompt_thread *t, ompt_scope_kind kind)
 {
     if (t->open_overflow) {
         t->open_overflow--;
-        return;
+        return 0;
     }
     uint32_t at = t->open_depth;
     while (at > 0 && t->open[at - 1].kind != kind)
         at--;
+    return at; /* 0: an end without its begin (e.g. recording started inside) */
+}
+
+void weft__ompt_pop(ompt_thread *t, ompt_scope_kind kind)
+{
+    uint32_t at = scope_start(t, kind);
     if (at == 0)
-        return; /* an end without its begin (e.g. recording started inside) */
+        return;
     while (t->open_depth >= at) {
         weft_region r = t->open[--t->open_depth].region;
         if (r.id != WEFT_INVALID_ID)
             weft_leave(r);
     }
+}
+
+uint64_t weft__ompt_pop_at(ompt_thread *t, ompt_scope_kind kind, uint64_t time)
+{
+    uint32_t at = scope_start(t, kind);
+    if (at == 0)
+        return time;
+    while (t->open_depth >= at) {
+        weft_region r = t->open[--t->open_depth].region;
+        if (r.id != WEFT_INVALID_ID)
+            time = weft_leave_at(r, time);
+    }
+    return time;
 }
 
 const ompt_member *weft__ompt_member(const ompt_thread *t)

@@ -66,13 +66,19 @@ void weft__pomp_critical_releasing(const pomp_region *r)
         weft_lock_release(WEFT_PARADIGM_OPENMP, r->lock_id, weft_lock_current_order(r->lock_id));
 }
 
+/* The events of a task's creation, start and end follow each other with
+ * nothing in between: each group takes one reading of the clock (of 8 per
+ * task, 4 are left). */
 void weft__pomp_task_create_begin(void **handle, pomp_task *new_task, pomp_task *old_task,
                                   const char *ctc, size_t ctc_len, bool untied)
 {
     if (old_task)
         *old_task = weft__pomp_current_task();
-    weft__pomp_enter(handle, ctc, ctc_len, untied ? POMP_UNTIED_CREATE : POMP_CREATE);
-    pomp_task task = weft__pomp_new_task();
+    const pomp_region *r = weft__pomp_region_of(handle, ctc, ctc_len);
+    uint64_t time = weft_now();
+    time = weft__pomp_enter_part_at(r, untied ? POMP_UNTIED_CREATE : POMP_CREATE, time);
+    pomp_task task;
+    weft__pomp_new_task_at(&task, time);
     if (new_task)
         *new_task = task;
 }
@@ -85,14 +91,16 @@ void weft__pomp_task_create_end(void **handle, pomp_task old_task, bool untied)
 
 void weft__pomp_task_begin(void **handle, pomp_task task, bool untied)
 {
-    weft__pomp_switch_into(task);
-    weft__pomp_enter(handle, NULL, 0, untied ? POMP_UNTIED_BLOCK : POMP_BLOCK);
+    const pomp_region *r = weft__pomp_region_of(handle, NULL, 0);
+    uint64_t time = weft__pomp_switch_into_at(task, weft_now());
+    weft__pomp_enter_part_at(r, untied ? POMP_UNTIED_BLOCK : POMP_BLOCK, time);
 }
 
 void weft__pomp_task_end(void **handle, bool untied)
 {
-    weft__pomp_leave(handle, untied ? POMP_UNTIED_BLOCK : POMP_BLOCK);
-    weft__pomp_complete_task();
+    const pomp_region *r = weft__pomp_region_known(handle);
+    uint64_t time = weft__pomp_leave_part_at(r, untied ? POMP_UNTIED_BLOCK : POMP_BLOCK, weft_now());
+    weft__pomp_complete_task_at(time);
 }
 
 /* ---- OpenMP lock routines --------------------------------------------------- */

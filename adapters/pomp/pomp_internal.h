@@ -77,6 +77,10 @@ void weft__pomp_assign(void **handle, const char *ctc, size_t ctc_len);
  * registered (out of memory) records nothing. */
 void weft__pomp_enter_part(const pomp_region *r, pomp_part part);
 void weft__pomp_leave_part(const pomp_region *r, pomp_part part);
+/* The same at a time taken earlier (weft_now); return the time recorded
+ * (see weft_enter_at), to pass on to the next event of the group. */
+uint64_t weft__pomp_enter_part_at(const pomp_region *r, pomp_part part, uint64_t time);
+uint64_t weft__pomp_leave_part_at(const pomp_region *r, pomp_part part, uint64_t time);
 
 /* Region enter and leave of one part of the construct behind a handle; the
  * enter registers the handle from ctc when it is unset. */
@@ -113,11 +117,14 @@ pomp_task weft__pomp_current_task(void);
 void weft__pomp_resume(pomp_task old_task);
 
 /* Explicit tasks: a fresh task id (generation 0 never: a wrap skips it),
- * and one with its ThreadTaskCreate event. */
+ * and one with its ThreadTaskCreate event. The events of a task's
+ * creation, start and end follow each other with nothing in between and
+ * share one timestamp: the _at functions record at `time` and return the
+ * time recorded. */
 pomp_task weft__pomp_new_task_handle(void);
-pomp_task weft__pomp_new_task(void);
-void weft__pomp_switch_into(pomp_task task);
-void weft__pomp_complete_task(void);
+uint64_t weft__pomp_new_task_at(pomp_task *task, uint64_t time);
+uint64_t weft__pomp_switch_into_at(pomp_task task, uint64_t time);
+uint64_t weft__pomp_complete_task_at(uint64_t time);
 
 /* The nesting depth of an OpenMP nest lock the calling thread holds, after
  * counting one more (acquire) or one less (release) level. */

@@ -377,6 +377,16 @@ void weft__pomp_leave_part(const pomp_region *r, pomp_part part)
         weft_leave(r->part[part]);
 }
 
+uint64_t weft__pomp_enter_part_at(const pomp_region *r, pomp_part part, uint64_t time)
+{
+    return r->part[part].id != WEFT_INVALID_ID ? weft_enter_at(r->part[part], time) : time;
+}
+
+uint64_t weft__pomp_leave_part_at(const pomp_region *r, pomp_part part, uint64_t time)
+{
+    return r->part[part].id != WEFT_INVALID_ID ? weft_leave_at(r->part[part], time) : time;
+}
+
 void weft__pomp_enter(void **handle, const char *ctc, size_t ctc_len, pomp_part part)
 {
     weft__pomp_enter_part(weft__pomp_region_of(handle, ctc, ctc_len), part);

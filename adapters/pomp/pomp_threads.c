@@ -41,13 +41,18 @@ typedef struct pomp_thread {
 
     uint32_t nest_count;
     nest_lock nest[MAX_NEST_LOCKS];
+
+    uint32_t next_generation, generations_left; /* the thread's block */
 } pomp_thread;
 
 static __thread pomp_thread self __attribute__((tls_model("initial-exec")));
 
 /* Generations of explicit tasks, process-wide, so a task's (creating thread,
- * generation) is unique whichever OS thread plays that team position. */
+ * generation) is unique whichever OS thread plays that team position. Each
+ * thread takes them in blocks: one atomic add per block instead of one per
+ * task on a cache line every thread writes. */
 static atomic_uint_least32_t task_generations;
+enum { GENERATION_BLOCK = 64 };
 
 /* ---- teams ---------------------------------------------------------------- */
 
@@ -168,19 +173,22 @@ void weft__pomp_team_begin(const pomp_region *r)
     self.team_depth++;
     uint32_t thread = (uint32_t)weft__omp_thread_num();
     self.current_task = make_task(thread, 0);
+    /* ThreadTeamBegin and the Enter of the parallel region share a time. */
+    uint64_t time = weft_now();
     if (team.id != WEFT_INVALID_ID)
-        weft_thread_team_begin(team, thread);
-    weft__pomp_enter_part(r, POMP_MAIN);
+        time = weft_thread_team_begin_at(team, thread, time);
+    weft__pomp_enter_part_at(r, POMP_MAIN, time);
 }
 
 void weft__pomp_team_end(const pomp_region *r)
 {
-    weft__pomp_leave_part(r, POMP_MAIN);
+    /* The Leave of the parallel region and ThreadTeamEnd share a time. */
+    uint64_t time = weft__pomp_leave_part_at(r, POMP_MAIN, weft_now());
     if (self.team_depth == 0)
         return; /* an end without a begin: nothing to close */
     self.team_depth--;
     if (self.team_depth < MAX_TEAM_DEPTH && self.teams[self.team_depth].id != WEFT_INVALID_ID)
-        weft_thread_team_end(self.teams[self.team_depth]);
+        weft_thread_team_end_at(self.teams[self.team_depth], time);
 }
 
 /* ---- tasks ---------------------------------------------------------------- */
@@ -190,51 +198,66 @@ pomp_task weft__pomp_current_task(void)
     return self.current_task;
 }
 
-static void switch_to(pomp_task task)
+static uint64_t switch_to_at(pomp_task task, uint64_t time)
 {
     self.current_task = task;
-    weft_task_switch(task_team(), task_thread(task), task_generation(task));
+    return weft_task_switch_at(task_team(), task_thread(task), task_generation(task), time);
 }
 
 void weft__pomp_resume(pomp_task old_task)
 {
     if (old_task != self.current_task)
-        switch_to(old_task);
+        switch_to_at(old_task, weft_now());
+}
+
+static uint32_t next_generation(void)
+{
+    for (;;) {
+        if (self.generations_left == 0) {
+            self.next_generation = atomic_fetch_add_explicit(&task_generations, GENERATION_BLOCK,
+                                                             memory_order_relaxed) +
+                                   1;
+            self.generations_left = GENERATION_BLOCK;
+        }
+        self.generations_left--;
+        uint32_t generation = self.next_generation++;
+        if (generation != 0) /* the implicit task's number, after a wrap */
+            return generation;
+    }
 }
 
 pomp_task weft__pomp_new_task_handle(void)
 {
-    uint32_t generation = atomic_fetch_add_explicit(&task_generations, 1, memory_order_relaxed) + 1;
-    return make_task((uint32_t)weft__omp_thread_num(), generation ? generation : 1);
+    return make_task((uint32_t)weft__omp_thread_num(), next_generation());
 }
 
-pomp_task weft__pomp_new_task(void)
+uint64_t weft__pomp_new_task_at(pomp_task *task, uint64_t time)
 {
-    pomp_task task = weft__pomp_new_task_handle();
-    weft_task_create(task_team(), task_thread(task), task_generation(task));
-    return task;
+    *task = weft__pomp_new_task_handle();
+    return weft_task_create_at(task_team(), task_thread(*task), task_generation(*task), time);
 }
 
-void weft__pomp_switch_into(pomp_task task)
+uint64_t weft__pomp_switch_into_at(pomp_task task, uint64_t time)
 {
     if (self.task_depth < MAX_TASK_DEPTH)
         self.suspended[self.task_depth] = self.current_task;
     self.task_depth++;
-    switch_to(task);
+    return switch_to_at(task, time);
 }
 
 /* Completes the running task and switches back to the one it suspended, so
  * every completion is followed by an explicit switch (readers need not guess
  * which task runs next). */
-void weft__pomp_complete_task(void)
+uint64_t weft__pomp_complete_task_at(uint64_t time)
 {
     pomp_task done = self.current_task;
-    weft_task_complete(task_team(), task_thread(done), task_generation(done));
+    time = weft_task_complete_at(task_team(), task_thread(done), task_generation(done), time);
     if (self.task_depth == 0)
-        return;
+        return time;
     self.task_depth--;
     if (self.task_depth < MAX_TASK_DEPTH)
-        switch_to(self.suspended[self.task_depth]);
+        time = switch_to_at(self.suspended[self.task_depth], time);
+    return time;
 }
 
 /* ---- locks ---------------------------------------------------------------- */

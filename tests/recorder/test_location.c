@@ -147,7 +147,7 @@ static int setup(void **state)
 {
     (void)state;
     weft__clock_uses_tsc = true; /* the fake clock's ticks */
-    weft__loc_configure(CHUNKS * chunk_size(), 0);
+    weft__loc_configure(CHUNKS * chunk_size(), 0, false);
     return 0;
 }
 
@@ -236,7 +236,7 @@ static void finish(worker *w)
     join(w);
     give_back_all();
     assert_non_null(w->loc);
-    assert_true(w->loc->exited);
+    assert_true(w->loc->idle);
     assert_int_equal(w->loc->chunks_allocated, 0);
     assert_null(w->loc->free_chunks);
 }
@@ -378,7 +378,7 @@ static void test_held_writer_grows_the_buffer(void **state)
 static void test_total_memory_bound(void **state)
 {
     (void)state;
-    weft__loc_configure(CHUNKS * chunk_size(), 3 * chunk_size());
+    weft__loc_configure(CHUNKS * chunk_size(), 3 * chunk_size(), false);
     worker w;
     start(&w, record_all, 3 * CAPACITY + 1);
     wait_for_clock_reads(1);
@@ -389,7 +389,7 @@ static void test_total_memory_bound(void **state)
     assert_int_equal(w.loc->waits, 1);
     assert_int_equal(w.loc->chunks_allocated, 3);
     finish(&w);
-    weft__loc_configure(CHUNKS * chunk_size(), 0);
+    weft__loc_configure(CHUNKS * chunk_size(), 0, false);
 }
 
 static void create_only(worker *w)

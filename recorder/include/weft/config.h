@@ -49,12 +49,13 @@ typedef enum weft_config_type {
       "Event-buffer memory per thread, with unit K, M or G (powers of 1024), at least "    \
       "64K. Full parts go to a background writer; a thread waits only when all of its "    \
       "memory is waiting to be written, and that wait appears in the trace as a buffer "   \
-      "flush.")                                                                           \
+      "flush. When a thread ends its memory is written and given back, and its location " \
+      "is reused by the next new thread.")                                                \
     X(TOTAL_MEMORY, total_memory, WEFT_CONFIG_LIMIT, "0",                                 \
       "Event-buffer memory of the whole process, with unit K, M or G; 0: no bound but "    \
       "WEFT_BUFFER_SIZE per thread. Within the bound threads share the memory; a thread "  \
       "that would exceed it waits for its buffers to be written instead (each thread "     \
-      "always gets one part of WEFT_BUFFER_SIZE / 8). OTF2 adds up to 4M per thread "      \
+      "always gets one part of WEFT_BUFFER_SIZE / 8). OTF2 adds up to 4.5M per thread "    \
       "while writing.")                                                                   \
     X(TIMER, timer, WEFT_CONFIG_TIMER, "auto",                                            \
       "Event clock: tsc (invariant time-stamp counter, calibrated against "                \

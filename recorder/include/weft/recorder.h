@@ -107,6 +107,12 @@ WEFT_EXPORT void weft_thread_join(weft_paradigm paradigm);
  * places its location in the team's group definition. */
 WEFT_EXPORT void weft_thread_team_begin(weft_comm team, uint32_t thread_in_team);
 WEFT_EXPORT void weft_thread_team_end(weft_comm team);
+/* The same with a timestamp taken earlier (see weft_enter_at): a member's
+ * team begin and its enter of the parallel region, and its leave and team
+ * end, follow each other with nothing in between. */
+WEFT_EXPORT uint64_t weft_thread_team_begin_at(weft_comm team, uint32_t thread_in_team,
+                                               uint64_t time);
+WEFT_EXPORT uint64_t weft_thread_team_end_at(weft_comm team, uint64_t time);
 
 /* ---- locks -------------------------------------------------------------- */
 
@@ -131,6 +137,15 @@ WEFT_EXPORT void weft_task_create_with_dependences(weft_comm team, uint32_t crea
 WEFT_EXPORT void weft_task_switch(weft_comm team, uint32_t creating_thread, uint32_t generation);
 WEFT_EXPORT void weft_task_complete(weft_comm team, uint32_t creating_thread,
                                     uint32_t generation);
+/* The task events with a timestamp taken earlier (see weft_enter_at): a
+ * task's creation, start and end each record several events with nothing
+ * in between, which then share one reading of the clock. */
+WEFT_EXPORT uint64_t weft_task_create_at(weft_comm team, uint32_t creating_thread,
+                                         uint32_t generation, uint64_t time);
+WEFT_EXPORT uint64_t weft_task_switch_at(weft_comm team, uint32_t creating_thread,
+                                         uint32_t generation, uint64_t time);
+WEFT_EXPORT uint64_t weft_task_complete_at(weft_comm team, uint32_t creating_thread,
+                                           uint32_t generation, uint64_t time);
 
 /* ---- MPI ---------------------------------------------------------------- */
 
