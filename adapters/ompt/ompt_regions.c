@@ -44,6 +44,7 @@ static const weft_omp_region kinds[OC_COUNT] = {
     [OC_TASK_CREATE] = K(TASK_CREATE),
     [OC_TASK] = K(TASK),
     [OC_TASK_UNTIED] = K(UNTIED_TASK),
+    [OC_TASK_UNTIED_CREATE] = K(UNTIED_TASK_CREATE),
     [OC_FLUSH] = K(FLUSH),
     [OC_CANCEL] = K(CANCEL),
 };

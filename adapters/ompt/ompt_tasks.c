@@ -90,9 +90,12 @@ void weft__ompt_task_create(ompt_data_t *encountering_task, const ompt_frame_t *
     if (!t || !(flags & ompt_task_explicit))
         return; /* initial and target tasks: nothing of the host's teams */
     const void *fallback = weft__ompt_fallback(t);
-    weft_region body =
-        weft__ompt_region(codeptr, (flags & ompt_task_untied) ? OC_TASK_UNTIED : OC_TASK, fallback);
-    weft_region create = weft__ompt_region(codeptr, OC_TASK_CREATE, fallback);
+    /* An untied task's two regions say so, as the POMP2 adapter names them
+     * from the source (weft/openmp.h). */
+    bool untied = (flags & ompt_task_untied) != 0;
+    weft_region body = weft__ompt_region(codeptr, untied ? OC_TASK_UNTIED : OC_TASK, fallback);
+    weft_region create =
+        weft__ompt_region(codeptr, untied ? OC_TASK_UNTIED_CREATE : OC_TASK_CREATE, fallback);
     if (create.id != WEFT_INVALID_ID)
         weft_enter(create);
     uint64_t task = new_task(t, body);

@@ -160,7 +160,17 @@ static pomp_region *create_described(const weft_ctc_region *described)
     snprintf(file, sizeof(file), "%.*s", (int)ctc.file.len, ctc.file.len ? ctc.file.text : "");
     weft_ctc_construct construct =
         ctc.construct < WEFT_CTC_CONSTRUCT_COUNT ? ctc.construct : WEFT_CTC_UNKNOWN;
-    const construct_shape *shape = &shapes[construct];
+    construct_shape shaped = shapes[construct];
+    const construct_shape *shape = &shaped;
+    /* A task written `untied` ("task" with hasUntied=1) is named so whether
+     * OPARI2 made it tied (the default: POMP2_Task_* run) or kept it untied
+     * (--keep-untied: POMP2_Untied_task_*), as the OMPT adapter names it:
+     * the name says what the source says, one name in both adapters. */
+    if ((construct == WEFT_CTC_TASK && (ctc.clauses & WEFT_CTC_HAS_UNTIED)) ||
+        construct == WEFT_CTC_TASKUNTIED) {
+        shaped.main = shaped.block = WEFT_OMP_UNTIED_TASK;
+        shaped.create = WEFT_OMP_UNTIED_TASK_CREATE;
+    }
     r->construct = construct;
     r->lock_id = UINT32_MAX;
     for (int sub = 0; sub < POMP_SUB_COUNT; sub++)
@@ -173,9 +183,9 @@ static pomp_region *create_described(const weft_ctc_region *described)
     }
     weft_region main;
     if (shape->named) {
-        main = define_named(&ctc, file, NULL, construct == WEFT_CTC_FUNCTION
-                                                  ? WEFT_REGION_ROLE_FUNCTION
-                                                  : WEFT_REGION_ROLE_CODE,
+        main = define_named(&ctc, file, NULL,
+                            construct == WEFT_CTC_FUNCTION ? WEFT_REGION_ROLE_FUNCTION
+                                                           : WEFT_REGION_ROLE_CODE,
                             ctc.begin_line);
     } else if (construct == WEFT_CTC_CRITICAL && ctc.critical_name.len) {
         char critical_text[300];
@@ -186,7 +196,8 @@ static pomp_region *create_described(const weft_ctc_region *described)
         main = define(&ctc, file, shape->main, ctc.begin_line);
     }
     r->part[POMP_MAIN] = main;
-    r->part[POMP_WORK] = shape->work != NONE ? define(&ctc, file, shape->work, ctc.begin_line) : main;
+    r->part[POMP_WORK] =
+        shape->work != NONE ? define(&ctc, file, shape->work, ctc.begin_line) : main;
     r->part[POMP_BLOCK] =
         shape->block != NONE ? define(&ctc, file, shape->block, ctc.begin_line) : main;
     r->part[POMP_CREATE] =
@@ -194,15 +205,8 @@ static pomp_region *create_described(const weft_ctc_region *described)
     r->part[POMP_BARRIER] = shape->implicit_barrier
                                 ? define(&ctc, file, WEFT_OMP_IMPLICIT_BARRIER, ctc.end_line)
                                 : main;
-    /* An untied task ("task" with hasUntied=1) stays tied unless OPARI2 was
-     * told to keep it: which POMP2 functions run decides, so define both. */
-    bool untied = (construct == WEFT_CTC_TASK && (ctc.clauses & WEFT_CTC_HAS_UNTIED)) ||
-                  construct == WEFT_CTC_TASKUNTIED;
-    r->part[POMP_UNTIED_BLOCK] =
-        untied ? define(&ctc, file, WEFT_OMP_UNTIED_TASK, ctc.begin_line) : r->part[POMP_BLOCK];
-    r->part[POMP_UNTIED_CREATE] = untied
-                                      ? define(&ctc, file, WEFT_OMP_UNTIED_TASK_CREATE, ctc.begin_line)
-                                      : r->part[POMP_CREATE];
+    r->part[POMP_UNTIED_BLOCK] = r->part[POMP_BLOCK];
+    r->part[POMP_UNTIED_CREATE] = r->part[POMP_CREATE];
     if (ctc.construct == WEFT_CTC_CRITICAL)
         r->lock_id = critical_lock(&ctc);
     return r;
