@@ -7,7 +7,8 @@ writes three files into OUTDIR:
   mpi_wrappers.h          the function indices (WEFT_PMPI_<name>)
   mpi_wrappers.c          MPI_<Name>: the C wrappers, calling PMPI_<Name>
   mpi_wrappers_fortran.c  mpi_<name>_ (+ the aliases mpi_<name>, mpi_<name>__,
-                          MPI_<NAME>): the Fortran (mpif.h / `use mpi`)
+                          MPI_<NAME>, and Open MPI's ompi_<name>_f): the
+                          Fortran (mpif.h / `use mpi` / `use mpi_f08`)
                           wrappers, written in C, calling pmpi_<name>_
 
 Every wrapper is the same few steps: the region (registered on first use),
@@ -665,21 +666,45 @@ def fortran_wrapper(fn):
         extra = len(statement) - len(statement.lstrip(" "))
         out += wrap(statement.lstrip(" "), 4 + extra)
     out.append("}")
-    for alias in (lower, lower + "__", fn.name.upper()):
+    # ompi_<name>_f: what Open MPI's `use mpi_f08` bindings call (mpi_send_f08_
+    # calls ompi_send_f, of which mpi_send_ is an alias in libmpi_mpifh)
+    for alias in (lower, lower + "__", fn.name.upper(), "ompi_%s_f" % lower[4:]):
         out += wrap('WEFT_EXPORT void %s(%s) __attribute__((alias("%s_")));'
                     % (alias, params, lower), 0)
     return "\n".join(out) + "\n"
 
 
+# The functions Open MPI's `use mpi_f08` bindings (libmpi_usempif08) do not
+# send through ompi_<name>_f but through pmpi_<name>_, which the wrappers
+# themselves call: their mpi_<name>_f08_ is wrapped instead, as what Open
+# MPI's does (the same arguments, the error code only when asked for).
+# MPI_Testall/any/some and MPI_Buffer_detach convert their arguments there
+# first and are not wrapped.
+F08_THROUGH_PMPI = ("MPI_Test", "MPI_Iprobe", "MPI_Improbe", "MPI_Test_cancelled",
+                    "MPI_Initialized", "MPI_Finalized", "MPI_Cart_create", "MPI_Intercomm_merge")
+
+
+def f08_wrapper(fn):
+    params = ", ".join(fortran_params(fn))
+    args = ", ".join([p.name for p in fn.fortran_params] + ["&ierr_local"])
+    out = wrap("WEFT_EXPORT void %s_f08_(%s)" % (fn.lower, params), 0)
+    out += ["{", "    MPI_Fint ierr_local = MPI_SUCCESS;"]
+    out += wrap("%s_(%s);" % (fn.lower, args), 4)
+    out += ["    if (ierr)", "        *ierr = ierr_local;", "}"]
+    return "\n".join(out) + "\n"
+
+
 def write_fortran(functions, outdir):
     out = [HEADER % "mpi_wrappers_fortran.c"]
-    out.append("""/* The Fortran wrappers of libweft-mpi (mpif.h and `use mpi`; not `use
- * mpi_f08`): gfortran calls mpi_<name>_, which records exactly what the C
- * wrapper MPI_<Name> records (the same hooks, on C handles converted with
+    out.append("""/* The Fortran wrappers of libweft-mpi (mpif.h, `use mpi`, `use mpi_f08`):
+ * gfortran calls mpi_<name>_, which records exactly what the C wrapper
+ * MPI_<Name> records (the same hooks, on C handles converted with
  * PMPI_*_f2c) and calls Open MPI's Fortran implementation pmpi_<name>_
  * (libmpi_mpifh), never a C MPI_ wrapper, so each call is recorded once.
  * The aliases mpi_<name>, mpi_<name>__ and MPI_<NAME> serve other Fortran
- * name manglings, as Open MPI's own symbols do. */
+ * name manglings, as Open MPI's own symbols do; ompi_<name>_f is what Open
+ * MPI's mpi_f08 bindings call (with TYPE(MPI_Comm) and friends passed as
+ * the address of their one INTEGER, as mpif.h passes handles). */
 #include <stdbool.h>
 
 #include "mpi_wrappers.h"
@@ -698,6 +723,15 @@ _Static_assert(sizeof(MPI_Fint) == sizeof(int), "the Fortran wrappers assume INT
     out.append("")
     for fn in functions:
         out.append(fortran_wrapper(fn))
+    out.append("/* `use mpi_f08` calls that do not pass through ompi_<name>_f. */")
+    for fn in functions:
+        if fn.name in F08_THROUGH_PMPI:
+            out += wrap("WEFT_EXPORT void %s_f08_(%s);" % (fn.lower, ", ".join(fortran_params(fn))),
+                        0)
+    out.append("")
+    for fn in functions:
+        if fn.name in F08_THROUGH_PMPI:
+            out.append(f08_wrapper(fn))
     write(outdir, "mpi_wrappers_fortran.c", "\n".join(out))
 
 

@@ -16,6 +16,10 @@
  * the application (OPARI2's pomp2_init_regions.c); absent otherwise. */
 extern void POMP2_Init_regions(void) __attribute__((weak));
 extern void POMP2_USER_Init_regions(void) __attribute__((weak));
+/* Defined there too. Referenced here so that the linker exports it from a
+ * program linked with libweft: the OMPT tool looks it up at run time to
+ * see that the program reports its OpenMP constructs through POMP2. */
+extern size_t POMP2_Get_num_regions(void) __attribute__((weak));
 
 /* Serialises handle assignment; registering is rare (once per construct). */
 static pthread_mutex_t assign_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -267,6 +271,8 @@ void weft__pomp_assign(void **handle, const char *ctc, size_t ctc_len)
 
 static void run_init_regions(void)
 {
+    if (POMP2_Get_num_regions)
+        weft_log_verbose("POMP2: %zu instrumented OpenMP constructs", POMP2_Get_num_regions());
     if (POMP2_Init_regions)
         POMP2_Init_regions();
     if (POMP2_USER_Init_regions)

@@ -6,12 +6,14 @@
 #
 # MODE compile: builds the program with `weft compile OPTIONS -- COMPILER
 # ARGS -o program` and runs it; MODE run: builds it with `COMPILER ARGS`
-# alone and runs it under `weft run OPTIONS`. Either way the same program
+# alone and runs it under `weft run OPTIONS`; MODE compile+run: builds it
+# with weft compile OPTIONS and runs it under `weft run` too. Either way the same program
 # built and run without weft must print the same, the trace must pass
 # `trace_regions TRACE SPEC...` (see trace_regions.c) and `weft check`.
 # OMP_NUM_THREADS is THREADS; WEFT_* variables of the caller pass through.
 # WEFT_TEST_PRELOAD: a sanitizer runtime the traced program needs first.
-# Writes WORKDIR/stderr (the traced run's) for callers that look at it.
+# Writes WORKDIR/stderr (the traced run's); RUN_TRACED_STDERR, when set, is
+# a regular expression (grep -E) it must match.
 set -euo pipefail
 weft=$1 checker=$2 work=$3 threads=$4 mode=$5
 shift 5
@@ -30,10 +32,11 @@ mkdir -p "$work/plain" "$work/traced"
 export OMP_NUM_THREADS=$threads
 (cd "$work/plain" && ./program >out)
 
-if [ "$mode" = compile ]; then
+if [ "$mode" = compile ] || [ "$mode" = compile+run ]; then
     (cd "$work/traced" && "$weft" compile ${options[@]+"${options[@]}"} -- "${build[@]}" \
         -o program) || { echo "run_traced: weft compile failed"; exit 1; }
     run=(./program)
+    [ "$mode" = compile+run ] && run=("$weft" run -- ./program)
 else
     cp "$work/plain/program" "$work/traced/program"
     run=("$weft" run ${options[@]+"${options[@]}"} -- ./program)
@@ -41,6 +44,9 @@ fi
 (cd "$work/traced" && WEFT_EXPERIMENT_DIRECTORY="$work/trace" \
     LD_PRELOAD="${WEFT_TEST_PRELOAD:-}" "${run[@]}" >out 2>"$work/stderr") || {
     cat "$work/stderr"; echo "run_traced: the traced program failed"; exit 1; }
+if [ -n "${RUN_TRACED_STDERR:-}" ] && ! grep -Eq "$RUN_TRACED_STDERR" "$work/stderr"; then
+    cat "$work/stderr"; echo "run_traced: stderr does not match '$RUN_TRACED_STDERR'"; exit 1
+fi
 if ! cmp -s "$work/plain/out" "$work/traced/out"; then
     echo "run_traced: the traced program printed something else:"
     diff "$work/plain/out" "$work/traced/out" || true

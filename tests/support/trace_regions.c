@@ -10,6 +10,7 @@
  *   NAME>=N       at least N times
  *   event:KIND=N  N events of KIND (otf2-print's spelling, THREAD_TASK_CREATE)
  *   event:KIND>=N at least N
+ *   processes=N   N location groups (MPI ranks); locations=N: N locations
  *   --only        every region entered at all matches one of the NAMEs
  *                 (the program region aside)
  *
@@ -55,7 +56,11 @@ static void check_spec(const trace_model *t, const char *spec)
     snprintf(name, sizeof(name), "%.*s", (int)(op - spec), spec);
     uint64_t expected = strtoull(op + (at_least ? 2 : 1), NULL, 10);
     uint64_t actual = 0;
-    if (strncmp(name, "event:", 6) == 0) {
+    if (strcmp(name, "processes") == 0) {
+        actual = t->location_group_count;
+    } else if (strcmp(name, "locations") == 0) {
+        actual = t->location_count;
+    } else if (strncmp(name, "event:", 6) == 0) {
         int kind = 0;
         while (kind < TRACE_EVENT_KIND_COUNT &&
                strcmp(trace_event_kind_name((trace_event_kind)kind), name + 6) != 0)
@@ -90,6 +95,8 @@ static void check_only(const trace_model *t, char **specs, int count)
             continue;
         bool named = false;
         for (int i = 0; i < count && !named; i++) {
+            if (strncmp(specs[i], "event:", 6) == 0)
+                continue;
             const char *op = strstr(specs[i], ">=");
             if (!op)
                 op = strrchr(specs[i], '=');
