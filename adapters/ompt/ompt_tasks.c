@@ -27,6 +27,7 @@
 
 #include "ompt_internal.h"
 #include "weft/log.h"
+#include "weft/openmp_control.h"
 #include "weft/recorder.h"
 
 #define STARTED (UINT64_C(1) << 63)
@@ -67,6 +68,12 @@ uint64_t weft__ompt_implicit_task_id(uint32_t thread_num)
     return IMPLICIT_MARK | REGION_MASK << REGION_SHIFT | thread << THREAD_SHIFT;
 }
 
+/* Task events: none when WEFT_OPENMP_EVENTS leaves tasks out. */
+static bool tasks_recorded(void)
+{
+    return weft_openmp_group_recorded(WEFT_OMP_GROUP_TASKS);
+}
+
 static uint64_t new_task(const ompt_thread *t, weft_region region)
 {
     uint32_t g =
@@ -97,7 +104,7 @@ void weft__ompt_task_create(ompt_data_t *encountering_task, const ompt_frame_t *
     weft_region create =
         weft__ompt_region(codeptr, untied ? OC_TASK_UNTIED_CREATE : OC_TASK_CREATE, fallback);
     if (create.id != WEFT_INVALID_ID)
-        weft_enter(create);
+        weft_openmp_enter(create);
     uint64_t task = new_task(t, body);
     new_task_data->value = task;
     if (has_dependences && weft__ompt_dependences_granted) {
@@ -106,9 +113,10 @@ void weft__ompt_task_create(ompt_data_t *encountering_task, const ompt_frame_t *
         t->creating.team = weft__ompt_task_team(t);
         return; /* the rest comes with the dependences */
     }
-    weft_task_create(weft__ompt_task_team(t), thread_of(task), generation_of(task));
+    if (tasks_recorded())
+        weft_task_create(weft__ompt_task_team(t), thread_of(task), generation_of(task));
     if (create.id != WEFT_INVALID_ID)
-        weft_leave(create);
+        weft_openmp_leave(create);
 }
 
 /* Ends a creation left waiting for its dependences: the ThreadTaskCreate
@@ -116,13 +124,13 @@ void weft__ompt_task_create(ompt_data_t *encountering_task, const ompt_frame_t *
 static void finish_create(ompt_thread *t, weft_string dependences)
 {
     uint64_t task = t->creating.task;
-    if (dependences.id != WEFT_INVALID_ID)
+    if (tasks_recorded() && dependences.id != WEFT_INVALID_ID)
         weft_task_create_with_dependences(t->creating.team, thread_of(task), generation_of(task),
                                           dependences);
-    else
+    else if (tasks_recorded())
         weft_task_create(t->creating.team, thread_of(task), generation_of(task));
     if (t->creating.create.id != WEFT_INVALID_ID)
-        weft_leave(t->creating.create);
+        weft_openmp_leave(t->creating.create);
     t->creating.task = 0;
 }
 
@@ -199,7 +207,8 @@ void weft__ompt_dependences(ompt_data_t *task, const ompt_dependence_t *deps, in
 static void switch_to(ompt_thread *t, uint64_t task)
 {
     t->current_task = task;
-    weft_task_switch(weft__ompt_task_team(t), thread_of(task), generation_of(task));
+    if (tasks_recorded())
+        weft_task_switch(weft__ompt_task_team(t), thread_of(task), generation_of(task));
 }
 
 void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next)
@@ -212,7 +221,8 @@ void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, omp
                      status == ompt_task_late_fulfill;
     if (is_explicit(done) && completed && (done & STARTED)) {
         weft__ompt_pop(t, SCOPE_TASK); /* the task's region */
-        weft_task_complete(weft__ompt_task_team(t), thread_of(done), generation_of(done));
+        if (tasks_recorded())
+            weft_task_complete(weft__ompt_task_team(t), thread_of(done), generation_of(done));
     }
     uint64_t task = next ? next->value : 0;
     if (task == 0)

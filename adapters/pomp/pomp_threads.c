@@ -14,6 +14,7 @@
 #include "omp_runtime.h"
 #include "pomp_internal.h"
 #include "weft/log.h"
+#include "weft/openmp_control.h"
 #include "weft/recorder.h"
 
 enum {
@@ -190,10 +191,18 @@ pomp_task weft__pomp_current_task(void)
     return self.current_task;
 }
 
+/* The task events: none when WEFT_OPENMP_EVENTS leaves tasks out (the task
+ * state is kept all the same). */
+static bool tasks_recorded(void)
+{
+    return weft_openmp_group_recorded(WEFT_OMP_GROUP_TASKS);
+}
+
 static void switch_to(pomp_task task)
 {
     self.current_task = task;
-    weft_task_switch(task_team(), task_thread(task), task_generation(task));
+    if (tasks_recorded())
+        weft_task_switch(task_team(), task_thread(task), task_generation(task));
 }
 
 void weft__pomp_resume(pomp_task old_task)
@@ -211,7 +220,8 @@ pomp_task weft__pomp_new_task_handle(void)
 pomp_task weft__pomp_new_task(void)
 {
     pomp_task task = weft__pomp_new_task_handle();
-    weft_task_create(task_team(), task_thread(task), task_generation(task));
+    if (tasks_recorded())
+        weft_task_create(task_team(), task_thread(task), task_generation(task));
     return task;
 }
 
@@ -229,7 +239,8 @@ void weft__pomp_switch_into(pomp_task task)
 void weft__pomp_complete_task(void)
 {
     pomp_task done = self.current_task;
-    weft_task_complete(task_team(), task_thread(done), task_generation(done));
+    if (tasks_recorded())
+        weft_task_complete(task_team(), task_thread(done), task_generation(done));
     if (self.task_depth == 0)
         return;
     self.task_depth--;

@@ -7,7 +7,7 @@
  *   NAME=N        the regions whose name matches the glob NAME (fnmatch;
  *                 `\` quotes * ? [) are entered N times in all (summed over
  *                 regions and locations); N=0 also passes when none exists
- *   NAME>=N       at least N times
+ *   NAME>=N       at least N times; NAME<=N: at most N times
  *   event:KIND=N  N events of KIND (otf2-print's spelling, THREAD_TASK_CREATE)
  *   event:KIND>=N at least N
  *   processes=N   N location groups (MPI ranks); locations=N: N locations
@@ -36,17 +36,32 @@ static uint64_t total_enters(const trace_model *t, uint32_t region)
     return sum;
 }
 
-static bool compare(uint64_t actual, bool at_least, uint64_t expected)
+/* '=': equal, '>': at least, '<': at most. */
+static bool compare(uint64_t actual, char how, uint64_t expected)
 {
-    return at_least ? actual >= expected : actual == expected;
+    return how == '>' ? actual >= expected : how == '<' ? actual <= expected : actual == expected;
+}
+
+/* The operator of SPEC: where it starts, and which ('=', '>' or '<'). */
+static const char *find_operator(const char *spec, char *how)
+{
+    const char *op = strstr(spec, ">=");
+    *how = '>';
+    if (!op) {
+        op = strstr(spec, "<=");
+        *how = '<';
+    }
+    if (!op) {
+        op = strrchr(spec, '=');
+        *how = '=';
+    }
+    return op;
 }
 
 static void check_spec(const trace_model *t, const char *spec)
 {
-    const char *op = strstr(spec, ">=");
-    bool at_least = op != NULL;
-    if (!op)
-        op = strrchr(spec, '=');
+    char how;
+    const char *op = find_operator(spec, &how);
     if (!op || op == spec) {
         printf("trace_regions: bad spec '%s'\n", spec);
         failures++;
@@ -54,7 +69,7 @@ static void check_spec(const trace_model *t, const char *spec)
     }
     char name[1024];
     snprintf(name, sizeof(name), "%.*s", (int)(op - spec), spec);
-    uint64_t expected = strtoull(op + (at_least ? 2 : 1), NULL, 10);
+    uint64_t expected = strtoull(op + (how == '=' ? 1 : 2), NULL, 10);
     uint64_t actual = 0;
     if (strcmp(name, "processes") == 0) {
         actual = t->location_group_count;
@@ -78,9 +93,12 @@ static void check_spec(const trace_model *t, const char *spec)
                 actual += total_enters(t, t->regions[r].id);
         }
     }
-    if (!compare(actual, at_least, expected)) {
+    if (!compare(actual, how, expected)) {
         printf("trace_regions: %s: %llu, expected %s%llu\n", name, (unsigned long long)actual,
-               at_least ? "at least " : "", (unsigned long long)expected);
+               how == '>'   ? "at least "
+               : how == '<' ? "at most "
+                            : "",
+               (unsigned long long)expected);
         failures++;
     }
 }
@@ -97,9 +115,8 @@ static void check_only(const trace_model *t, char **specs, int count)
         for (int i = 0; i < count && !named; i++) {
             if (strncmp(specs[i], "event:", 6) == 0)
                 continue;
-            const char *op = strstr(specs[i], ">=");
-            if (!op)
-                op = strrchr(specs[i], '=');
+            char how;
+            const char *op = find_operator(specs[i], &how);
             char name[1024];
             snprintf(name, sizeof(name), "%.*s", op ? (int)(op - specs[i]) : 0, specs[i]);
             named = fnmatch(name, region->name ? region->name : "", 0) == 0;
