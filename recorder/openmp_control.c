@@ -2,12 +2,14 @@
  *
  * Throttling keeps, per thread, one slot per region id: whether the region
  * may be throttled at all (looked up once per region and thread in the
- * process-wide list weft_openmp_region keeps), its open depth, its visits
- * and their summed length. A region is judged only when its outermost
- * visit on the thread ends, every WEFT_THROTTLE_NUMCALLS visits: from then
- * on both its enters and its leaves are skipped on that thread (counted, so
- * a region entered again inside a skipped one is skipped to the end too).
- * Nothing is decided while a visit is open, so no enter loses its leave. */
+ * process-wide list weft_openmp_region keeps), its open depth, and the
+ * length of its latest visits (only the last TIMED_VISITS before each
+ * judgement are timed, so most visits read no extra clock). A region is
+ * judged only when its outermost visit on the thread ends, every
+ * WEFT_THROTTLE_NUMCALLS visits: from then on both its enters and its
+ * leaves are skipped on that thread (counted, so a region entered again
+ * inside a skipped one is skipped to the end too). Nothing is decided while
+ * a visit is open, so no enter loses its leave. */
 #include "weft/openmp_control.h"
 
 #include <pthread.h>
@@ -122,13 +124,19 @@ weft_region weft_openmp_region(const weft_region_desc *desc, weft_omp_region kin
 
 enum { SLOT_UNSEEN, SLOT_PLAIN, SLOT_COUNTED, SLOT_THROTTLED };
 
+/* Visits timed before each judgement: the average of the last of them
+ * decides (the clock is read for those only). */
+enum { TIMED_VISITS = 1024 };
+
 typedef struct slot {
     uint8_t state;
+    bool timing;      /* the open outermost visit is timed */
     uint32_t depth;   /* visits open now */
     uint32_t skipped; /* enters skipped and not left yet (throttled) */
-    uint64_t calls;   /* outermost visits ended */
+    uint64_t until;   /* outermost visits to end before the next judgement */
+    uint64_t timed;   /* timed visits since the last judgement */
     uint64_t ticks;   /* their summed length */
-    uint64_t since;   /* the enter of the open outermost visit */
+    uint64_t since;   /* the enter of the open outermost visit, when timed */
 } slot;
 
 typedef struct slots {
@@ -151,15 +159,12 @@ static void make_key(void)
     pthread_key_create(&slots_key, free_slots);
 }
 
-/* The calling thread's slot of region ID; NULL when out of memory. */
-static slot *slot_of(uint32_t id)
+/* slot_of's rare part, out of line so that the common one needs few
+ * registers: the thread's first visit of region ID (its table grown). */
+__attribute__((noinline, cold)) static slot *first_visit(uint32_t id)
 {
     slots *table = mine;
-    if (WEFT_LIKELY(table && id < table->size)) {
-        slot *s = &table->slot[id];
-        if (WEFT_LIKELY(s->state != SLOT_UNSEEN))
-            return s;
-    } else {
+    if (!table || id >= table->size) {
         uint32_t size = table ? table->size : 0;
         uint32_t grown_size = size ? size : 64;
         while (grown_size <= id)
@@ -169,17 +174,23 @@ static slot *slot_of(uint32_t id)
             return NULL;
         memset(&grown->slot[size], 0, (grown_size - size) * sizeof(slot));
         grown->size = grown_size;
-        if (!table) {
-            pthread_once(&key_once, make_key);
-            pthread_setspecific(slots_key, grown);
-        } else {
-            pthread_setspecific(slots_key, grown);
-        }
+        pthread_once(&key_once, make_key);
+        pthread_setspecific(slots_key, grown);
         mine = table = grown;
     }
     slot *s = &table->slot[id];
     s->state = is_optional(id) ? SLOT_COUNTED : SLOT_PLAIN;
+    s->until = throttle_calls;
     return s;
+}
+
+/* The calling thread's slot of region ID; NULL when out of memory. */
+static inline slot *slot_of(uint32_t id)
+{
+    slots *table = mine;
+    if (WEFT_LIKELY(table && id < table->size && table->slot[id].state != SLOT_UNSEEN))
+        return &table->slot[id];
+    return first_visit(id);
 }
 
 /* Throttling's threshold in clock ticks, from the clock's rate measured so
@@ -222,81 +233,138 @@ static void note_throttled(uint32_t region)
     pthread_mutex_unlock(&regions_mutex);
 }
 
-/* An outermost visit of length TICKS ended: judge the region every
- * throttle_calls visits. */
-static void visit_ended(slot *s, uint32_t region, uint64_t ticks)
+/* An outermost visit ended: every throttle_calls visits (a countdown, no
+ * division on the way) the region is judged by the average length of its
+ * timed visits, the last TIMED_VISITS of the round. */
+static void visit_ended(slot *s, uint32_t region)
 {
-    s->calls++;
-    s->ticks += ticks;
-    if (s->calls % throttle_calls != 0)
+    if (WEFT_LIKELY(--s->until != 0))
         return;
-    if (s->ticks / s->calls < percall_ticks()) {
+    s->until = throttle_calls;
+    if (s->timed && s->ticks / s->timed < percall_ticks()) {
         s->state = SLOT_THROTTLED;
         note_throttled(region);
     }
+    s->timed = s->ticks = 0;
 }
 
-static uint64_t enter_at(weft_region region, uint64_t time, bool timed)
+/* The end of a timed outermost visit at TIME: recorded, timed, judged. */
+static uint64_t timed_leave(slot *s, weft_region region, uint64_t time)
 {
-    if (region.id == WEFT_INVALID_ID)
-        return time;
-    slot *s = slot_of(region.id);
-    if (WEFT_UNLIKELY(!s) || s->state == SLOT_PLAIN) {
-        if (timed)
-            return weft_enter_at(region, time);
-        weft_enter(region);
-        return time;
-    }
+    uint64_t at = weft_leave_at(region, time);
+    s->ticks += at > s->since ? at - s->since : 0;
+    s->timed++;
+    s->timing = false;
+    visit_ended(s, region.id);
+    return at;
+}
+
+/* The counted (throttle-able) and throttled regions, apart from the plain
+ * ones' path, which only looks at the slot; the _at forms (TIME given). */
+__attribute__((noinline)) static uint64_t counted_enter_at(slot *s, weft_region region,
+                                                           uint64_t time)
+{
     if (s->state == SLOT_THROTTLED) {
         s->skipped++;
         return time;
     }
-    uint64_t at = weft_enter_at(region, timed ? time : weft_clock_now());
-    if (s->depth++ == 0)
+    uint64_t at = weft_enter_at(region, time);
+    if (s->depth++ == 0 && s->until <= TIMED_VISITS) {
         s->since = at;
+        s->timing = true;
+    }
     return at;
 }
 
-static uint64_t leave_at(weft_region region, uint64_t time, bool timed)
+__attribute__((noinline)) static uint64_t counted_leave_at(slot *s, weft_region region,
+                                                           uint64_t time)
 {
-    if (region.id == WEFT_INVALID_ID)
-        return time;
-    slot *s = slot_of(region.id);
-    if (WEFT_UNLIKELY(!s) || s->state == SLOT_PLAIN ||
-        (s->state == SLOT_THROTTLED && !s->skipped)) {
-        if (timed)
-            return weft_leave_at(region, time);
-        weft_leave(region);
-        return time;
-    }
-    if (s->state == SLOT_THROTTLED) {
+    if (s->state == SLOT_THROTTLED && s->skipped) {
         s->skipped--;
         return time;
     }
-    uint64_t at = weft_leave_at(region, timed ? time : weft_clock_now());
-    if (s->depth > 0 && --s->depth == 0)
-        visit_ended(s, region.id, at - s->since);
-    return at;
+    if (s->state != SLOT_COUNTED || s->depth == 0 || --s->depth != 0)
+        return weft_leave_at(region, time);
+    if (s->timing)
+        return timed_leave(s, region, time);
+    visit_ended(s, region.id);
+    return weft_leave_at(region, time);
+}
+
+/* The forms without a time: the same with the event functions last, as
+ * tail calls, so that a counted visit that is not timed costs a few
+ * instructions more than a plain one, and the clock is read here only for
+ * a timed one. */
+__attribute__((noinline)) static void counted_enter_now(slot *s, weft_region region)
+{
+    if (s->state == SLOT_THROTTLED) {
+        s->skipped++;
+        return;
+    }
+    if (s->depth++ == 0 && s->until <= TIMED_VISITS) {
+        s->since = weft_enter_at(region, weft_clock_now());
+        s->timing = true;
+        return;
+    }
+    weft_enter(region);
+}
+
+__attribute__((noinline)) static void counted_leave_now(slot *s, weft_region region)
+{
+    if (s->state == SLOT_THROTTLED && s->skipped) {
+        s->skipped--;
+        return;
+    }
+    if (s->state == SLOT_COUNTED && s->depth > 0 && --s->depth == 0) {
+        if (s->timing) {
+            timed_leave(s, region, weft_clock_now());
+            return;
+        }
+        visit_ended(s, region.id); /* judged now, this leave recorded all the same */
+    }
+    weft_leave(region);
 }
 
 void weft_openmp_enter(weft_region region)
 {
-    enter_at(region, 0, false);
+    if (WEFT_UNLIKELY(region.id == WEFT_INVALID_ID))
+        return;
+    slot *s = slot_of(region.id);
+    if (WEFT_LIKELY(!s || s->state == SLOT_PLAIN))
+        weft_enter(region);
+    else
+        counted_enter_now(s, region);
 }
 
 void weft_openmp_leave(weft_region region)
 {
-    leave_at(region, 0, false);
+    if (WEFT_UNLIKELY(region.id == WEFT_INVALID_ID))
+        return;
+    slot *s = slot_of(region.id);
+    if (WEFT_LIKELY(!s || s->state == SLOT_PLAIN))
+        weft_leave(region);
+    else
+        counted_leave_now(s, region);
 }
 
 uint64_t weft_openmp_enter_at(weft_region region, uint64_t time)
 {
-    return enter_at(region, time, true);
+    if (WEFT_UNLIKELY(region.id == WEFT_INVALID_ID))
+        return time;
+    slot *s = slot_of(region.id);
+    if (WEFT_LIKELY(!s || s->state == SLOT_PLAIN))
+        return weft_enter_at(region, time);
+    return counted_enter_at(s, region, time);
 }
 
 uint64_t weft_openmp_leave_at(weft_region region, uint64_t time)
 {
-    return leave_at(region, time, true);
+    if (WEFT_UNLIKELY(region.id == WEFT_INVALID_ID))
+        return time;
+    slot *s = slot_of(region.id);
+    if (WEFT_LIKELY(!s || s->state == SLOT_PLAIN))
+        return weft_leave_at(region, time);
+    return counted_leave_at(s, region, time);
 }
 
 /* ---- the report at the end --------------------------------------------------- */
