@@ -1,5 +1,5 @@
 /* Parallel regions, worksharing, masked and barriers through OMPT, in the
- * POMP2 adapter's event order (../shared/OTF2-CONVENTIONS.md): ThreadFork on
+ * POMP2 adapter's event order (docs/dev/OTF2-CONVENTIONS.md): ThreadFork on
  * the forking thread; on every member ThreadTeamBegin, Enter parallel, ...,
  * the implicit barrier, Leave parallel, ThreadTeamEnd; ThreadJoin. */
 #include "ompt_internal.h"

@@ -1,7 +1,7 @@
 /* The POMP2 events that take more than one region enter or leave: parallel
  * regions, scheduling points, critical sections, tasks and the OpenMP lock
  * routines. The C and Fortran entry points both call these; the order of the
- * events follows ../shared/OTF2-CONVENTIONS.md. */
+ * events follows docs/dev/OTF2-CONVENTIONS.md. */
 #include <pthread.h>
 
 #include "omp_runtime.h"

@@ -1,4 +1,4 @@
-/* EPIK experiment archives (../shared/LEGACY-FORMATS.md 1.1): the unified
+/* EPIK experiment archives (docs/dev/LEGACY-FORMATS.md 1.1): the unified
  * definitions in epik.esd, each rank's id maps and clock offsets in
  * epik.map, and each rank's events in ELG/NNNNN (gzip-compressed, local
  * ids, local clock, peers as ranks in their communicator). The events of

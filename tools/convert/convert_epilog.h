@@ -2,7 +2,7 @@
  * global ids, then the events of all locations in time order) into an OTF2
  * trace through weft's trace writer. convert_epilog_defs.c reads the
  * definitions into the tables below; convert_epilog.c makes the registry's
- * definitions and converts the events. ../shared/LEGACY-FORMATS.md, section
+ * definitions and converts the events. docs/dev/LEGACY-FORMATS.md, section
  * 1, describes the format and the mapping. Private to tools/. */
 #ifndef WEFT_TOOLS_CONVERT_EPILOG_H
 #define WEFT_TOOLS_CONVERT_EPILOG_H

@@ -1,6 +1,6 @@
 /* EPILOG events into the generic model's events (convert_epilog.h):
  * decoding, the first pass (team sizes), and the conversion, following the
- * mapping of ../shared/LEGACY-FORMATS.md section 1.6. */
+ * mapping of docs/dev/LEGACY-FORMATS.md section 1.6. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

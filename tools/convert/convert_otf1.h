@@ -1,6 +1,6 @@
 /* `weft convert` for OTF version 1 (VampirTrace 5.x, Scalasca 1.x's
  * elg2otf), read through the OTF library (libopen-trace-format):
- * ../shared/LEGACY-FORMATS.md section 2 describes the records and the
+ * docs/dev/LEGACY-FORMATS.md section 2 describes the records and the
  * mapping. Private to tools/. */
 #ifndef WEFT_TOOLS_CONVERT_OTF1_H
 #define WEFT_TOOLS_CONVERT_OTF1_H

@@ -1,5 +1,5 @@
 /* Reading EPILOG files (KOJAK, Scalasca 1.x / EPIK), record by record:
- * ../shared/LEGACY-FORMATS.md section 1 describes the format. A file may be
+ * docs/dev/LEGACY-FORMATS.md section 1 describes the format. A file may be
  * gzip-compressed as a whole (zlib reads both kinds the same way). Private
  * to tools/ (weft convert). */
 #ifndef WEFT_TOOLS_EPILOG_READER_H

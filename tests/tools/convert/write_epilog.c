@@ -1,4 +1,4 @@
-/* A test-only EPILOG writer, following ../shared/LEGACY-FORMATS.md section
+/* A test-only EPILOG writer, following docs/dev/LEGACY-FORMATS.md section
  * 1: merged traces (global definitions, then the events of every location
  * in time order) for weft convert's tests.
  *

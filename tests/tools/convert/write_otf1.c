@@ -1,6 +1,6 @@
 /* A test-only OTF version 1 writer, with the OTF library's own writer, the
  * way VampirTrace and elg2otf wrote POMP-era traces
- * (../shared/LEGACY-FORMATS.md section 2): the same scenarios as
+ * (docs/dev/LEGACY-FORMATS.md section 2): the same scenarios as
  * write_epilog.c, so check_converted checks both conversions.
  *
  *   write_otf1 SCENARIO NAMESTUB [--compressed] [--metrics] [--zero-receives]
