@@ -75,8 +75,8 @@ typedef struct options {
  * of its "task", as WEFT_OPENMP_EVENTS has it. */
 static bool valid_disable_list(const char *list)
 {
-    static const char *const names[] = {"atomic", "critical", "master", "flush", "single",
-                                        "ordered", "locks", "sync", "task"};
+    static const char *const names[] = {"atomic",  "critical", "master", "flush", "single",
+                                        "ordered", "locks",    "sync",   "task"};
     const char *at = list;
     do {
         size_t len = strcspn(at, ",");
@@ -125,8 +125,7 @@ static int parse_options(int argc, char **argv, options *opts)
             if (!valid_disable_list(arg + 17))
                 return -1;
             opts->openmp_disable = arg + 17;
-        }
-        else if (strcmp(arg, "--opari1") == 0)
+        } else if (strcmp(arg, "--opari1") == 0)
             opts->opari1 = true;
         else if (strncmp(arg, "--opari1=", 9) == 0 && arg[9] != '\0') {
             opts->opari1 = true;
