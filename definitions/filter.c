@@ -206,6 +206,19 @@ bool weft_filter_excludes(const weft_filter *f, const char *name, const char *fi
     return name && excluded_by(&f->names, name);
 }
 
+bool weft_filter_excludes_openmp(const weft_filter *f, const char *name)
+{
+    if (!f || !name)
+        return false;
+    bool excluded = false;
+    for (size_t i = 0; i < f->names.count; i++) {
+        const rule *r = &f->names.rules[i];
+        if (strncmp(r->pattern, "!$omp", 5) == 0 && fnmatch(r->pattern, name, 0) == 0)
+            excluded = r->exclude;
+    }
+    return excluded;
+}
+
 size_t weft_filter_rule_count(const weft_filter *f)
 {
     return f ? f->names.count + f->files.count : 0;

@@ -59,6 +59,19 @@ void weft_clock_init(weft_timer_kind requested)
         start_ticks = start_mono_ns = weft__monotonic_ns();
 }
 
+double weft__clock_ticks_per_ns(bool *reliable)
+{
+    *reliable = !weft__clock_uses_tsc;
+    if (!weft__clock_uses_tsc)
+        return 1.0;
+    uint64_t ticks = weft_clock_now();
+    uint64_t mono = weft__monotonic_ns();
+    if (mono <= start_mono_ns || ticks <= start_ticks)
+        return 1.0;
+    *reliable = mono - start_mono_ns >= MIN_CALIBRATION_NS;
+    return (double)(ticks - start_ticks) / (double)(mono - start_mono_ns);
+}
+
 const char *weft_clock_name(void)
 {
     return weft__clock_uses_tsc ? "tsc" : "monotonic";

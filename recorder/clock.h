@@ -57,6 +57,13 @@ static inline uint64_t weft_clock_now_before_later(void)
  * Says in one line when a requested TSC is not available. */
 void weft_clock_init(weft_timer_kind requested);
 
+/* Clock ticks per nanosecond as measured from the start until now (1 for
+ * the monotonic clock): for converting durations during the run, which
+ * the trace's own rate (weft_clock_describe) is not known for. *RELIABLE
+ * tells whether the run was long enough for the measurement (20 ms). Takes
+ * two clock reads; not for the hot path. */
+double weft__clock_ticks_per_ns(bool *reliable);
+
 /* Name of the clock in use, for diagnostics ("tsc", "monotonic"). */
 const char *weft_clock_name(void);
 

@@ -262,6 +262,22 @@ static void read_names(const char *name, const char *text, const char *def, cons
     *field = text && text[strspn(text, " \t,")] != '\0' ? text : NULL;
 }
 
+/* A count of at least 1. */
+static void read_count(const char *name, const char *text, const char *def, uint64_t *field)
+{
+    *field = strtoull(def, NULL, 10);
+    if (!text)
+        return;
+    char *end = NULL;
+    errno = 0;
+    unsigned long long value = strtoull(text, &end, 10);
+    if (end == text || *end != '\0' || errno || value == 0 || text[0] == '-')
+        weft_log_error("%s='%s' is not a count (a whole number of at least 1); using %s", name,
+                       text, def);
+    else
+        *field = value;
+}
+
 #define READ_WEFT_CONFIG_BOOL read_bool
 #define READ_WEFT_CONFIG_SIZE read_size
 #define READ_WEFT_CONFIG_PATH read_path
@@ -269,6 +285,7 @@ static void read_names(const char *name, const char *text, const char *def, cons
 #define READ_WEFT_CONFIG_DURATION read_duration
 #define READ_WEFT_CONFIG_NAMES read_names
 #define READ_WEFT_CONFIG_LIMIT read_limit
+#define READ_WEFT_CONFIG_COUNT read_count
 
 void weft_config_load(weft_config *cfg)
 {

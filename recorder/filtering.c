@@ -79,3 +79,8 @@ bool weft_region_filtered(const char *name, const char *file)
     weft_init(); /* the filter is read when recording starts */
     return weft_filter_excludes(filter, name, file);
 }
+
+bool weft__filter_excludes_openmp(const char *name)
+{
+    return weft_filter_excludes_openmp(filter, name);
+}

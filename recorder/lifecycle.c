@@ -153,6 +153,7 @@ bool weft__finalize_begin(void)
         !atomic_compare_exchange_strong(&state, &expected, STATE_FINALISED))
         return false;
     stop_recording();
+    weft__openmp_control_report();
 
     /* After the freeze no location hands over another chunk, so once the
      * writer has drained its queue only the chunks being filled remain. */

@@ -44,6 +44,14 @@ bool weft__finalize_begin(void);
  * parsed gives one line on stderr, naming it and the line, and no filter. */
 void weft__filter_load(const char *path);
 
+/* True when the filter excludes the OpenMP region NAME (a rule naming
+ * "!$omp" regions; see weft_filter_excludes_openmp). */
+bool weft__filter_excludes_openmp(const char *name);
+
+/* At finalisation: one line naming the OpenMP regions throttled, if any
+ * (openmp_control.c). */
+void weft__openmp_control_report(void);
+
 /* The last line(s) of finalisation: where the trace went, what was lost. */
 struct weft_sink_totals;
 void weft__finalize_report(const struct weft_sink_totals *totals);

@@ -44,6 +44,7 @@ typedef enum ompt_construct {
     OC_TASK_CREATE,
     OC_TASK,
     OC_TASK_UNTIED,
+    OC_TASK_UNTIED_CREATE,
     OC_FLUSH,
     OC_CANCEL,
     OC_COUNT

@@ -17,6 +17,7 @@
 #include "weft/ctc.h"
 #include "weft/log.h"
 #include "weft/openmp.h"
+#include "weft/openmp_control.h"
 #include "weft/symbols.h"
 
 /* The region (weft/openmp.h) of each construct the runtime reports. */
@@ -44,6 +45,7 @@ static const weft_omp_region kinds[OC_COUNT] = {
     [OC_TASK_CREATE] = K(TASK_CREATE),
     [OC_TASK] = K(TASK),
     [OC_TASK_UNTIED] = K(UNTIED_TASK),
+    [OC_TASK_UNTIED_CREATE] = K(UNTIED_TASK_CREATE),
     [OC_FLUSH] = K(FLUSH),
     [OC_CANCEL] = K(CANCEL),
 };
@@ -95,10 +97,8 @@ static weft_region define(const void *codeptr, ompt_construct c)
     } else {
         snprintf(name, sizeof(name), "!$omp %s", text);
     }
-    weft_region region;
-    if (weft_registry_region(weft_defs_global(), &desc, &region) != WEFT_OK)
-        weft_log_error("cannot register OpenMP region '%s'; its events are not recorded", name);
-    return region;
+    /* WEFT_REGION_INVALID when WEFT_OPENMP_EVENTS or the filter leave it out */
+    return weft_openmp_region(&desc, kind);
 }
 
 /* ---- the process-wide table ------------------------------------------------- */
@@ -224,8 +224,7 @@ static void define_lock_regions(void)
                                  .file = "OMP",
                                  .role = WEFT_REGION_ROLE_WRAPPER,
                                  .paradigm = WEFT_PARADIGM_OPENMP};
-        if (weft_registry_region(weft_defs_global(), &desc, &lock_regions[r]) != WEFT_OK)
-            weft_log_error("cannot register region '%s'; its events are not recorded", desc.name);
+        lock_regions[r] = weft_openmp_region(&desc, WEFT_OMP_LOCK_ROUTINE);
     }
 }
 

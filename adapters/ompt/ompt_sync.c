@@ -8,6 +8,7 @@
  * (libomp 14 on worker threads): the scope opened at acquire says which
  * regions to leave. */
 #include "ompt_internal.h"
+#include "weft/openmp_control.h"
 #include "weft/recorder.h"
 
 static ompt_mutex_scope *push_mutex(ompt_thread *t)
@@ -44,13 +45,13 @@ static void drop_mutex(ompt_thread *t, ompt_mutex_scope *m)
 static void enter(weft_region r)
 {
     if (r.id != WEFT_INVALID_ID)
-        weft_enter(r);
+        weft_openmp_enter(r);
 }
 
 static void leave(weft_region r)
 {
     if (r.id != WEFT_INVALID_ID)
-        weft_leave(r);
+        weft_openmp_leave(r);
 }
 
 static void call_region(ompt_lock_routine routine)
@@ -101,12 +102,12 @@ static uint32_t take_held_order(ompt_thread *t, uint32_t id)
  * weft_enter_at), for the next event of the group. */
 static uint64_t enter_at(weft_region r, uint64_t time)
 {
-    return r.id != WEFT_INVALID_ID ? weft_enter_at(r, time) : time;
+    return r.id != WEFT_INVALID_ID ? weft_openmp_enter_at(r, time) : time;
 }
 
 static uint64_t leave_at(weft_region r, uint64_t time)
 {
-    return r.id != WEFT_INVALID_ID ? weft_leave_at(r, time) : time;
+    return r.id != WEFT_INVALID_ID ? weft_openmp_leave_at(r, time) : time;
 }
 
 void weft__ompt_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
@@ -141,7 +142,8 @@ void weft__ompt_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int
     case ompt_mutex_critical:
         m->outer = weft__ompt_region(codeptr, OC_CRITICAL, fallback);
         m->block_pending = weft__ompt_region(codeptr, OC_CRITICAL_SBLOCK, fallback);
-        m->lock_id = lock_of(wait_id);
+        if (weft_openmp_group_recorded(WEFT_OMP_GROUP_CRITICAL))
+            m->lock_id = lock_of(wait_id);
         break;
     case ompt_mutex_ordered:
         m->outer = weft__ompt_region(codeptr, OC_ORDERED, fallback);
@@ -160,8 +162,10 @@ void weft__ompt_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const 
     ompt_thread *t = weft__ompt_self_raw();
     if (!t)
         return;
+    bool locks = weft_openmp_group_recorded(WEFT_OMP_GROUP_LOCKS);
     if (kind == ompt_mutex_test_lock || kind == ompt_mutex_test_nest_lock) {
-        acquired_lock(t, lock_of(wait_id));
+        if (locks)
+            acquired_lock(t, lock_of(wait_id));
         return;
     }
     ompt_mutex_scope *m = find_mutex(t, kind, wait_id);
@@ -169,7 +173,8 @@ void weft__ompt_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const 
         return;
     if (kind == ompt_mutex_lock || kind == ompt_mutex_nest_lock) {
         /* The routine returns: its region ends with the acquisition. */
-        acquired_lock(t, lock_of(wait_id));
+        if (locks)
+            acquired_lock(t, lock_of(wait_id));
         leave(m->outer);
         drop_mutex(t, m);
         t->lock_waiting = false;
@@ -191,6 +196,8 @@ void weft__ompt_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const 
         kind == ompt_mutex_test_nest_lock) {
         bool nest = kind == ompt_mutex_nest_lock || kind == ompt_mutex_test_nest_lock;
         weft_region r = weft__ompt_lock_region(nest ? LR_UNSET_NEST_LOCK : LR_UNSET_LOCK);
+        if (!weft_openmp_group_recorded(WEFT_OMP_GROUP_LOCKS))
+            return; /* r is WEFT_REGION_INVALID too */
         uint32_t id = lock_of(wait_id);
         uint32_t order = take_held_order(t, id);
         uint64_t at = weft_lock_release_time(id, order);

@@ -27,6 +27,7 @@
 
 #include "ompt_internal.h"
 #include "weft/log.h"
+#include "weft/openmp_control.h"
 #include "weft/recorder.h"
 
 #define STARTED (UINT64_C(1) << 63)
@@ -71,6 +72,12 @@ uint64_t weft__ompt_implicit_task_id(uint32_t thread_num)
     return IMPLICIT_MARK | REGION_MASK << REGION_SHIFT | thread << THREAD_SHIFT;
 }
 
+/* Task events: none when WEFT_OPENMP_EVENTS leaves tasks out. */
+static bool tasks_recorded(void)
+{
+    return weft_openmp_group_recorded(WEFT_OMP_GROUP_TASKS);
+}
+
 static uint32_t next_generation(ompt_thread *t)
 {
     for (;;) {
@@ -106,14 +113,17 @@ void weft__ompt_task_create(ompt_data_t *encountering_task, const ompt_frame_t *
     if (!t || !(flags & ompt_task_explicit))
         return; /* initial and target tasks: nothing of the host's teams */
     const void *fallback = weft__ompt_fallback(t);
-    weft_region body =
-        weft__ompt_region(codeptr, (flags & ompt_task_untied) ? OC_TASK_UNTIED : OC_TASK, fallback);
-    weft_region create = weft__ompt_region(codeptr, OC_TASK_CREATE, fallback);
+    /* An untied task's two regions say so, as the POMP2 adapter names them
+     * from the source (weft/openmp.h). */
+    bool untied = (flags & ompt_task_untied) != 0;
+    weft_region body = weft__ompt_region(codeptr, untied ? OC_TASK_UNTIED : OC_TASK, fallback);
+    weft_region create =
+        weft__ompt_region(codeptr, untied ? OC_TASK_UNTIED_CREATE : OC_TASK_CREATE, fallback);
     /* Enter, ThreadTaskCreate and Leave follow each other within this
      * callback: one reading of the clock for all three. */
     uint64_t time = weft_now();
     if (create.id != WEFT_INVALID_ID)
-        time = weft_enter_at(create, time);
+        time = weft_openmp_enter_at(create, time);
     uint64_t task = new_task(t, body);
     new_task_data->value = task;
     if (has_dependences && weft__ompt_dependences_granted) {
@@ -122,9 +132,11 @@ void weft__ompt_task_create(ompt_data_t *encountering_task, const ompt_frame_t *
         t->creating.team = weft__ompt_task_team(t);
         return; /* the rest comes with the dependences */
     }
-    time = weft_task_create_at(weft__ompt_task_team(t), thread_of(task), generation_of(task), time);
+    if (tasks_recorded())
+        time = weft_task_create_at(weft__ompt_task_team(t), thread_of(task), generation_of(task),
+                                   time);
     if (create.id != WEFT_INVALID_ID)
-        weft_leave_at(create, time);
+        weft_openmp_leave_at(create, time);
 }
 
 /* Ends a creation left waiting for its dependences: the ThreadTaskCreate
@@ -132,13 +144,13 @@ void weft__ompt_task_create(ompt_data_t *encountering_task, const ompt_frame_t *
 static void finish_create(ompt_thread *t, weft_string dependences)
 {
     uint64_t task = t->creating.task;
-    if (dependences.id != WEFT_INVALID_ID)
+    if (tasks_recorded() && dependences.id != WEFT_INVALID_ID)
         weft_task_create_with_dependences(t->creating.team, thread_of(task), generation_of(task),
                                           dependences);
-    else
+    else if (tasks_recorded())
         weft_task_create(t->creating.team, thread_of(task), generation_of(task));
     if (t->creating.create.id != WEFT_INVALID_ID)
-        weft_leave(t->creating.create);
+        weft_openmp_leave(t->creating.create);
     t->creating.task = 0;
 }
 
@@ -215,6 +227,8 @@ void weft__ompt_dependences(ompt_data_t *task, const ompt_dependence_t *deps, in
 static uint64_t switch_to(ompt_thread *t, uint64_t task, uint64_t time)
 {
     t->current_task = task;
+    if (!tasks_recorded())
+        return time;
     return weft_task_switch_at(weft__ompt_task_team(t), thread_of(task), generation_of(task),
                                time);
 }
@@ -233,8 +247,9 @@ void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, omp
                      status == ompt_task_late_fulfill;
     if (is_explicit(done) && completed && (done & STARTED)) {
         time = weft__ompt_pop_at(t, SCOPE_TASK, time); /* the task's region */
-        time = weft_task_complete_at(weft__ompt_task_team(t), thread_of(done), generation_of(done),
-                                     time);
+        if (tasks_recorded())
+            time = weft_task_complete_at(weft__ompt_task_team(t), thread_of(done),
+                                         generation_of(done), time);
     }
     uint64_t task = next ? next->value : 0;
     if (task == 0)

@@ -9,6 +9,7 @@
 #include "weft/compiler.h"
 #include "ompt_internal.h"
 #include "weft/log.h"
+#include "weft/openmp_control.h"
 #include "weft/recorder.h"
 
 static __thread ompt_thread *self __attribute__((tls_model("initial-exec")));
@@ -59,7 +60,7 @@ void weft__ompt_push(ompt_thread *t, weft_region region, ompt_scope_kind kind)
     }
     t->open[t->open_depth++] = (ompt_open_region){region, (uint8_t)kind};
     if (region.id != WEFT_INVALID_ID)
-        weft_enter(region);
+        weft_openmp_enter(region);
 }
 
 uint64_t weft__ompt_push_at(ompt_thread *t, weft_region region, ompt_scope_kind kind,
@@ -70,7 +71,7 @@ uint64_t weft__ompt_push_at(ompt_thread *t, weft_region region, ompt_scope_kind 
         return time;
     }
     t->open[t->open_depth++] = (ompt_open_region){region, (uint8_t)kind};
-    return region.id != WEFT_INVALID_ID ? weft_enter_at(region, time) : time;
+    return region.id != WEFT_INVALID_ID ? weft_openmp_enter_at(region, time) : time;
 }
 
 /* Where the innermost scope of `kind` starts on t's stack (1-based), 0 when
@@ -95,7 +96,7 @@ void weft__ompt_pop(ompt_thread *t, ompt_scope_kind kind)
     while (t->open_depth >= at) {
         weft_region r = t->open[--t->open_depth].region;
         if (r.id != WEFT_INVALID_ID)
-            weft_leave(r);
+            weft_openmp_leave(r);
     }
 }
 
@@ -107,7 +108,7 @@ uint64_t weft__ompt_pop_at(ompt_thread *t, ompt_scope_kind kind, uint64_t time)
     while (t->open_depth >= at) {
         weft_region r = t->open[--t->open_depth].region;
         if (r.id != WEFT_INVALID_ID)
-            time = weft_leave_at(r, time);
+            time = weft_openmp_leave_at(r, time);
     }
     return time;
 }

@@ -2,6 +2,7 @@
  * global symbol scope when libweft-ompt is preloaded, as `weft run` does, or
  * in a library named by OMP_TOOL_LIBRARIES), and this tool registers its
  * callbacks, checking what the runtime grants for each. */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -144,11 +145,31 @@ static void finalize(ompt_data_t *tool_data)
      * whatever the runtime reports after that is ignored. */
 }
 
+/* The OpenMP constructs a program built by `weft compile` reports through
+ * POMP2: the count of OPARI2's region-initialisation unit, which libweft
+ * makes the linker export; 0 for any other program. */
+static size_t pomp2_constructs(void)
+{
+    size_t (*count)(void) = NULL;
+    void *symbol = dlsym(RTLD_DEFAULT, "POMP2_Get_num_regions");
+    memcpy(&count, &symbol, sizeof(count)); /* POSIX: a function's address */
+    return count ? count() : 0;
+}
+
 WEFT_EXPORT ompt_start_tool_result_t *
 ompt_start_tool(unsigned int omp_version, const char *runtime_version)
 {
     static ompt_start_tool_result_t result = {initialize, finalize, {0}};
     weft_log_verbose("OMPT: runtime '%s' (OpenMP version %u) found libweft-ompt",
                      runtime_version ? runtime_version : "?", omp_version);
+    /* Both would record every construct twice into one trace; POMP2 knows
+     * more (end lines, critical names, user regions). */
+    size_t constructs = pomp2_constructs();
+    if (constructs > 0) {
+        weft_log_error("this program was built by weft compile: its %zu OpenMP constructs are "
+                       "recorded through POMP2, the OMPT tool stays off (each construct once)",
+                       constructs);
+        return NULL;
+    }
     return &result;
 }

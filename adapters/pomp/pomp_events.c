@@ -7,6 +7,7 @@
 #include "omp_runtime.h"
 #include "pomp_events.h"
 #include "weft/log.h"
+#include "weft/openmp_control.h"
 #include "weft/recorder.h"
 
 void weft__pomp_parallel_fork(void **handle, int if_clause, int num_threads, pomp_task *old_task,
@@ -114,8 +115,7 @@ static void define_lock_regions(void)
                                  .file = "OMP",
                                  .role = WEFT_REGION_ROLE_WRAPPER,
                                  .paradigm = WEFT_PARADIGM_OPENMP};
-        if (weft_registry_region(weft_defs_global(), &desc, &lock_regions[call]) != WEFT_OK)
-            weft_log_error("cannot register region '%s'; its events are not recorded", desc.name);
+        lock_regions[call] = weft_openmp_region(&desc, WEFT_OMP_LOCK_ROUTINE);
     }
 }
 
@@ -126,14 +126,18 @@ weft_region weft__pomp_lock_region(omp_lock_call call)
     return lock_regions[call];
 }
 
+/* The lock events of the omp_*_lock routines: none when WEFT_OPENMP_EVENTS
+ * leaves locks out. */
 void weft__pomp_lock_acquired(uint32_t id)
 {
-    weft_lock_acquire(WEFT_PARADIGM_OPENMP, id, weft_lock_next_order(id));
+    if (weft_openmp_group_recorded(WEFT_OMP_GROUP_LOCKS))
+        weft_lock_acquire(WEFT_PARADIGM_OPENMP, id, weft_lock_next_order(id));
 }
 
 void weft__pomp_lock_releasing(uint32_t id)
 {
-    weft_lock_release(WEFT_PARADIGM_OPENMP, id, weft_lock_current_order(id));
+    if (weft_openmp_group_recorded(WEFT_OMP_GROUP_LOCKS))
+        weft_lock_release(WEFT_PARADIGM_OPENMP, id, weft_lock_current_order(id));
 }
 
 /* Events around one lock routine. A nest lock is acquired when its outermost
@@ -143,7 +147,7 @@ int weft__pomp_lock(omp_lock_call call, void *lock, bool fortran)
     weft_region region = weft__pomp_lock_region(call);
     bool recorded = region.id != WEFT_INVALID_ID;
     if (recorded)
-        weft_enter(region);
+        weft_openmp_enter(region);
     uint32_t id = weft_lock_id(lock);
     if (call == OMP_UNSET_LOCK)
         weft__pomp_lock_releasing(id);
@@ -156,6 +160,6 @@ int weft__pomp_lock(omp_lock_call call, void *lock, bool fortran)
              weft__pomp_nest_enter(id) == 1)
         weft__pomp_lock_acquired(id);
     if (recorded)
-        weft_leave(region);
+        weft_openmp_leave(region);
     return result;
 }

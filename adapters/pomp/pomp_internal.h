@@ -24,8 +24,8 @@ typedef enum pomp_part {
     POMP_BLOCK,         /* single/critical/ordered sblock, section, task body */
     POMP_BARRIER,       /* the implicit barrier at the construct's end */
     POMP_CREATE,        /* task creation */
-    POMP_UNTIED_BLOCK,  /* the same two for an untied task: OPARI2 calls the */
-    POMP_UNTIED_CREATE, /* POMP2_Untied_task_* functions only when told to keep it untied */
+    POMP_UNTIED_BLOCK,  /* the same two for POMP2_Untied_task_* (OPARI2 calls them */
+    POMP_UNTIED_CREATE, /* when told to keep untied tasks): the same regions */
     POMP_PART_COUNT
 } pomp_part;
 

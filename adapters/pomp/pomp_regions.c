@@ -10,12 +10,17 @@
 #include "weft/alloc.h"
 #include "weft/log.h"
 #include "weft/openmp.h"
+#include "weft/openmp_control.h"
 #include "weft/recorder.h"
 
 /* Weak: defined in the region-initialisation unit `weft compile` links into
  * the application (OPARI2's pomp2_init_regions.c); absent otherwise. */
 extern void POMP2_Init_regions(void) __attribute__((weak));
 extern void POMP2_USER_Init_regions(void) __attribute__((weak));
+/* Defined there too. Referenced here so that the linker exports it from a
+ * program linked with libweft: the OMPT tool looks it up at run time to
+ * see that the program reports its OpenMP constructs through POMP2. */
+extern size_t POMP2_Get_num_regions(void) __attribute__((weak));
 
 /* Serialises handle assignment; registering is rare (once per construct). */
 static pthread_mutex_t assign_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -59,12 +64,14 @@ static const construct_shape shapes[WEFT_CTC_CONSTRUCT_COUNT] = {
 };
 #undef K
 
-/* Registers "!$omp <text> @file:line" (or, with text NULL, a user region's
- * own name). The region spans the construct's lines, or only `line` for the
- * implicit barrier at its end. */
+/* Registers "!$omp <text> @file:line" of kind KIND (or, with text NULL, a
+ * user region's own name). The region spans the construct's lines, or only
+ * `line` for the implicit barrier at its end. An OpenMP region its kind or
+ * the filter leaves out (weft/openmp_control.h) is WEFT_REGION_INVALID. */
 static weft_region define_named(const weft_ctc_region *ctc, const char *file, const char *text,
-                                weft_region_role role, uint32_t line)
+                                weft_omp_region kind, uint32_t line)
 {
+    weft_region_role role = weft_omp_region_role(kind);
     char name[512];
     weft_region_desc desc = {.name = name,
                              .file = file[0] ? file : NULL,
@@ -81,14 +88,18 @@ static weft_region define_named(const weft_ctc_region *ctc, const char *file, co
         else
             snprintf(name, sizeof(name), "POMP2 user region");
         desc.paradigm = WEFT_PARADIGM_USER;
+        desc.role =
+            ctc->construct == WEFT_CTC_FUNCTION ? WEFT_REGION_ROLE_FUNCTION : WEFT_REGION_ROLE_CODE;
         if (weft_region_filtered(name, desc.file))
             return WEFT_REGION_INVALID; /* enter and leave then record nothing */
     }
     if (role == WEFT_REGION_ROLE_IMPLICIT_BARRIER)
         desc.begin_line = desc.end_line = line;
+    if (text)
+        return weft_openmp_region(&desc, kind);
     weft_region region;
     if (weft_registry_region(weft_defs_global(), &desc, &region) != WEFT_OK)
-        weft_log_error("cannot register OpenMP region '%s'; its events are not recorded", name);
+        weft_log_error("cannot register region '%s'; its events are not recorded", name);
     return region;
 }
 
@@ -96,7 +107,7 @@ static weft_region define_named(const weft_ctc_region *ctc, const char *file, co
 static weft_region define(const weft_ctc_region *ctc, const char *file, weft_omp_region kind,
                           uint32_t line)
 {
-    return define_named(ctc, file, weft_omp_region_text(kind), weft_omp_region_role(kind), line);
+    return define_named(ctc, file, weft_omp_region_text(kind), kind, line);
 }
 
 /* The lock a critical construct takes: one per critical name (all unnamed
@@ -160,7 +171,17 @@ static pomp_region *create_described(const weft_ctc_region *described)
     snprintf(file, sizeof(file), "%.*s", (int)ctc.file.len, ctc.file.len ? ctc.file.text : "");
     weft_ctc_construct construct =
         ctc.construct < WEFT_CTC_CONSTRUCT_COUNT ? ctc.construct : WEFT_CTC_UNKNOWN;
-    const construct_shape *shape = &shapes[construct];
+    construct_shape shaped = shapes[construct];
+    const construct_shape *shape = &shaped;
+    /* A task written `untied` ("task" with hasUntied=1) is named so whether
+     * OPARI2 made it tied (the default: POMP2_Task_* run) or kept it untied
+     * (--keep-untied: POMP2_Untied_task_*), as the OMPT adapter names it:
+     * the name says what the source says, one name in both adapters. */
+    if ((construct == WEFT_CTC_TASK && (ctc.clauses & WEFT_CTC_HAS_UNTIED)) ||
+        construct == WEFT_CTC_TASKUNTIED) {
+        shaped.main = shaped.block = WEFT_OMP_UNTIED_TASK;
+        shaped.create = WEFT_OMP_UNTIED_TASK_CREATE;
+    }
     r->construct = construct;
     r->lock_id = UINT32_MAX;
     for (int sub = 0; sub < POMP_SUB_COUNT; sub++)
@@ -173,20 +194,18 @@ static pomp_region *create_described(const weft_ctc_region *described)
     }
     weft_region main;
     if (shape->named) {
-        main = define_named(&ctc, file, NULL, construct == WEFT_CTC_FUNCTION
-                                                  ? WEFT_REGION_ROLE_FUNCTION
-                                                  : WEFT_REGION_ROLE_CODE,
-                            ctc.begin_line);
+        main = define_named(&ctc, file, NULL, WEFT_OMP_UNKNOWN, ctc.begin_line);
     } else if (construct == WEFT_CTC_CRITICAL && ctc.critical_name.len) {
         char critical_text[300];
         snprintf(critical_text, sizeof(critical_text), "critical (%.*s)",
                  (int)ctc.critical_name.len, ctc.critical_name.text);
-        main = define_named(&ctc, file, critical_text, WEFT_REGION_ROLE_CRITICAL, ctc.begin_line);
+        main = define_named(&ctc, file, critical_text, WEFT_OMP_CRITICAL, ctc.begin_line);
     } else {
         main = define(&ctc, file, shape->main, ctc.begin_line);
     }
     r->part[POMP_MAIN] = main;
-    r->part[POMP_WORK] = shape->work != NONE ? define(&ctc, file, shape->work, ctc.begin_line) : main;
+    r->part[POMP_WORK] =
+        shape->work != NONE ? define(&ctc, file, shape->work, ctc.begin_line) : main;
     r->part[POMP_BLOCK] =
         shape->block != NONE ? define(&ctc, file, shape->block, ctc.begin_line) : main;
     r->part[POMP_CREATE] =
@@ -194,16 +213,9 @@ static pomp_region *create_described(const weft_ctc_region *described)
     r->part[POMP_BARRIER] = shape->implicit_barrier
                                 ? define(&ctc, file, WEFT_OMP_IMPLICIT_BARRIER, ctc.end_line)
                                 : main;
-    /* An untied task ("task" with hasUntied=1) stays tied unless OPARI2 was
-     * told to keep it: which POMP2 functions run decides, so define both. */
-    bool untied = (construct == WEFT_CTC_TASK && (ctc.clauses & WEFT_CTC_HAS_UNTIED)) ||
-                  construct == WEFT_CTC_TASKUNTIED;
-    r->part[POMP_UNTIED_BLOCK] =
-        untied ? define(&ctc, file, WEFT_OMP_UNTIED_TASK, ctc.begin_line) : r->part[POMP_BLOCK];
-    r->part[POMP_UNTIED_CREATE] = untied
-                                      ? define(&ctc, file, WEFT_OMP_UNTIED_TASK_CREATE, ctc.begin_line)
-                                      : r->part[POMP_CREATE];
-    if (ctc.construct == WEFT_CTC_CRITICAL)
+    r->part[POMP_UNTIED_BLOCK] = r->part[POMP_BLOCK];
+    r->part[POMP_UNTIED_CREATE] = r->part[POMP_CREATE];
+    if (ctc.construct == WEFT_CTC_CRITICAL && weft_openmp_group_recorded(WEFT_OMP_GROUP_CRITICAL))
         r->lock_id = critical_lock(&ctc);
     return r;
 }
@@ -263,6 +275,8 @@ void weft__pomp_assign(void **handle, const char *ctc, size_t ctc_len)
 
 static void run_init_regions(void)
 {
+    if (POMP2_Get_num_regions)
+        weft_log_verbose("POMP2: %zu instrumented OpenMP constructs", POMP2_Get_num_regions());
     if (POMP2_Init_regions)
         POMP2_Init_regions();
     if (POMP2_USER_Init_regions)
@@ -354,8 +368,8 @@ weft_region weft__pomp_subregion(const pomp_region *r, pomp_sub which)
                              .end_line = def.end_line,
                              .role = weft_omp_region_role(kind),
                              .paradigm = WEFT_PARADIGM_OPENMP};
-    weft_region region = WEFT_REGION_INVALID;
-    if (weft_registry_region(reg, &desc, &region) == WEFT_OK) /* equal ones share an id */
+    weft_region region = weft_openmp_region(&desc, kind); /* equal ones share an id */
+    if (region.id != WEFT_INVALID_ID)
         __atomic_store_n(slot, region.id, __ATOMIC_RELEASE);
     return region;
 }
@@ -368,23 +382,23 @@ const pomp_region *weft__pomp_region_known(void **handle)
 void weft__pomp_enter_part(const pomp_region *r, pomp_part part)
 {
     if (r->part[part].id != WEFT_INVALID_ID)
-        weft_enter(r->part[part]);
+        weft_openmp_enter(r->part[part]);
 }
 
 void weft__pomp_leave_part(const pomp_region *r, pomp_part part)
 {
     if (r->part[part].id != WEFT_INVALID_ID)
-        weft_leave(r->part[part]);
+        weft_openmp_leave(r->part[part]);
 }
 
 uint64_t weft__pomp_enter_part_at(const pomp_region *r, pomp_part part, uint64_t time)
 {
-    return r->part[part].id != WEFT_INVALID_ID ? weft_enter_at(r->part[part], time) : time;
+    return r->part[part].id != WEFT_INVALID_ID ? weft_openmp_enter_at(r->part[part], time) : time;
 }
 
 uint64_t weft__pomp_leave_part_at(const pomp_region *r, pomp_part part, uint64_t time)
 {
-    return r->part[part].id != WEFT_INVALID_ID ? weft_leave_at(r->part[part], time) : time;
+    return r->part[part].id != WEFT_INVALID_ID ? weft_openmp_leave_at(r->part[part], time) : time;
 }
 
 void weft__pomp_enter(void **handle, const char *ctc, size_t ctc_len, pomp_part part)

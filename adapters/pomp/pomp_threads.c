@@ -14,6 +14,7 @@
 #include "omp_runtime.h"
 #include "pomp_internal.h"
 #include "weft/log.h"
+#include "weft/openmp_control.h"
 #include "weft/recorder.h"
 
 enum {
@@ -198,9 +199,18 @@ pomp_task weft__pomp_current_task(void)
     return self.current_task;
 }
 
+/* The task events: none when WEFT_OPENMP_EVENTS leaves tasks out (the task
+ * state is kept all the same). */
+static bool tasks_recorded(void)
+{
+    return weft_openmp_group_recorded(WEFT_OMP_GROUP_TASKS);
+}
+
 static uint64_t switch_to_at(pomp_task task, uint64_t time)
 {
     self.current_task = task;
+    if (!tasks_recorded())
+        return time;
     return weft_task_switch_at(task_team(), task_thread(task), task_generation(task), time);
 }
 
@@ -234,6 +244,8 @@ pomp_task weft__pomp_new_task_handle(void)
 uint64_t weft__pomp_new_task_at(pomp_task *task, uint64_t time)
 {
     *task = weft__pomp_new_task_handle();
+    if (!tasks_recorded())
+        return time;
     return weft_task_create_at(task_team(), task_thread(*task), task_generation(*task), time);
 }
 
@@ -251,7 +263,8 @@ uint64_t weft__pomp_switch_into_at(pomp_task task, uint64_t time)
 uint64_t weft__pomp_complete_task_at(uint64_t time)
 {
     pomp_task done = self.current_task;
-    time = weft_task_complete_at(task_team(), task_thread(done), task_generation(done), time);
+    if (tasks_recorded())
+        time = weft_task_complete_at(task_team(), task_thread(done), task_generation(done), time);
     if (self.task_depth == 0)
         return time;
     self.task_depth--;

@@ -201,35 +201,63 @@ elseif(SCENARIO STREQUAL "serial")
     expect_build_files(hello)
 
 # --keep: one line naming the work directory, which holds the instrumented copy,
-# OPARI2's include file and the region-initialisation unit.
+# OPARI2's include file and the region-initialisation unit. A source the
+# compiler preprocesses goes through the preprocessor first: OPARI2 reads
+# hello.in.EXT, the copy holds line markers naming the source as given. With
+# --no-preprocess (and for a .f90 or .f, which gfortran does not
+# preprocess) OPARI2 reads the source itself and the copy's #line names it.
 elseif(SCENARIO STREQUAL "keep")
-    weft_compile(--keep -- ${COMPILER} -fopenmp ../src/hello.${EXT} -o hello)
-    expect_exit(0)
-    expect_stderr_lines(1)
-    expect_match(err "^weft compile: kept the work directory ([^\n]+)\n$")
-    string(REGEX REPLACE "^weft compile: kept the work directory ([^\n]+)\n$" "\\1" kept "${err}")
-    string(TOUPPER "${EXT}" upper_ext)
-    set(copy_ext ${EXT})
+    set(preprocessed ON)
     if(COMPILER MATCHES "fortran")
-        set(copy_ext ${upper_ext})
+        set(preprocessed OFF)
     endif()
-    foreach(file s1/hello.${copy_ext} s1/hello.${EXT}.opari.inc s1/hello.o
-                 pomp2_init_regions.c pomp2_init_regions.o)
-        if(NOT EXISTS "${kept}/${file}")
-            fail_test("the kept work directory lacks ${file}")
+    foreach(mode default no_preprocess)
+        set(options --keep)
+        if(mode STREQUAL "no_preprocess")
+            list(APPEND options --no-preprocess)
         endif()
+        weft_compile(${options} -- ${COMPILER} -fopenmp ../src/hello.${EXT} -o hello)
+        expect_exit(0)
+        expect_stderr_lines(1)
+        expect_match(err "^weft compile: kept the work directory ([^\n]+)\n$")
+        string(REGEX REPLACE "^weft compile: kept the work directory ([^\n]+)\n$" "\\1" kept
+            "${err}")
+        if(preprocessed AND mode STREQUAL "default")
+            set(files s1/hello.pre.${EXT} s1/hello.in.${EXT} s1/hello.${EXT}
+                      s1/hello.in.${EXT}.opari.inc s1/hello.o weft_pomp2_marker.h)
+            set(copy_file s1/hello.${EXT})
+            set(line_re "\n# 1 \"\\.\\./src/hello\\.${EXT}\"")
+        else()
+            string(TOUPPER "${EXT}" upper_ext)
+            set(copy_ext ${EXT})
+            if(COMPILER MATCHES "fortran")
+                set(copy_ext ${upper_ext})
+            endif()
+            set(files s1/hello.${copy_ext} s1/hello.${EXT}.opari.inc s1/hello.o)
+            set(copy_file s1/hello.${copy_ext})
+            set(line_re "#line 1 \"\\.\\./src/hello\\.${EXT}\"")
+        endif()
+        foreach(file ${files} pomp2_init_regions.c pomp2_init_regions.o)
+            if(NOT EXISTS "${kept}/${file}")
+                fail_test("${mode}: the kept work directory lacks ${file}")
+            endif()
+        endforeach()
+        file(READ "${kept}/${copy_file}" copy)
+        if(NOT copy MATCHES "${line_re}")
+            fail_test("${mode}: the copy does not name ../src/hello.${EXT}:\n${copy}")
+        endif()
+        # (its include of OPARI2's file and weft's marker header are there)
+        if(copy MATCHES "\n#(line)? [0-9]+ \"[^\"]*/s1/hello\\.(pre|in)\\.")
+            fail_test("${mode}: a line marker of the copy names a work file")
+        endif()
+        string(FIND "${kept}" "${TMP}/weft-compile-" position)
+        if(NOT position EQUAL 0)
+            fail_test("the work directory ${kept} is not in TMPDIR")
+        endif()
+        run_program(hello "${hello}")
+        expect_build_files(hello)
+        file(REMOVE_RECURSE "${kept}")
     endforeach()
-    file(READ "${kept}/s1/hello.${copy_ext}" copy)
-    if(NOT copy MATCHES "#line 1 \"\\.\\./src/hello\\.${EXT}\"")
-        fail_test("the copy does not name ../src/hello.${EXT} in its #line:\n${copy}")
-    endif()
-    string(FIND "${kept}" "${TMP}/weft-compile-" position)
-    if(NOT position EQUAL 0)
-        fail_test("the work directory ${kept} is not in TMPDIR")
-    endif()
-    run_program(hello "${hello}")
-    expect_build_files(hello)
-    file(REMOVE_RECURSE "${kept}")
 
 # --- a compile error: the compiler's own messages and exit status --------------------
 elseif(SCENARIO STREQUAL "error")
@@ -248,6 +276,65 @@ elseif(SCENARIO STREQUAL "error")
         fail_test("stderr differs from the compiler's own:\n${direct_err}")
     endif()
     expect_build_files()
+
+# An error inside an OpenMP construct of a preprocessed source: the same
+# messages at the same lines as without weft, and nothing else (the source
+# does not compile without weft either).
+elseif(SCENARIO STREQUAL "error_in_construct")
+    file(MAKE_DIRECTORY "${WORKDIR}/direct")
+    execute_process(COMMAND ${COMPILER} -fopenmp -c ../src/bad_omp.c
+        WORKING_DIRECTORY "${WORKDIR}/direct"
+        RESULT_VARIABLE direct_rc OUTPUT_VARIABLE direct_out ERROR_VARIABLE direct_err)
+    file(REMOVE_RECURSE "${WORKDIR}/direct")
+    expect_match(direct_err "bad_omp\\.c:17:")
+    weft_compile(-- ${COMPILER} -fopenmp -c ../src/bad_omp.c)
+    expect_exit(${direct_rc})
+    if(NOT err STREQUAL direct_err)
+        fail_test("stderr differs from the compiler's own:\n${direct_err}")
+    endif()
+    expect_build_files()
+
+# The instrumented copy fails where the source compiles (OPARI2 reading the
+# source of preprocess/ifdef_for.c): the compiler's messages, then one line
+# naming the source and the kept copy; the work directory stays for a look.
+elseif(SCENARIO STREQUAL "copy_failure")
+    file(COPY "${PROGRAMS}/../preprocess/ifdef_for.c" DESTINATION "${WORKDIR}/pp")
+    weft_compile(--no-preprocess -- ${COMPILER} -fopenmp -c ../pp/ifdef_for.c)
+    expect_exit(1)
+    string(CONCAT line_re "\nweft compile: the instrumented copy of '\\.\\./pp/ifdef_for\\.c' "
+        "failed to compile, the source itself compiles; kept the copy: "
+        "(${TMP}/weft-compile-[^/]+/s1/ifdef_for\\.c) \\(report it\\)\n$")
+    expect_match(err "${line_re}")
+    string(REGEX MATCH "${line_re}" line "${err}")
+    if(NOT EXISTS "${CMAKE_MATCH_1}")
+        fail_test("the kept copy ${CMAKE_MATCH_1} does not exist")
+    endif()
+    file(GLOB kept "${TMP}/weft-compile-*")
+    file(REMOVE_RECURSE ${kept})
+    expect_build_files()
+    weft_compile(-- ${COMPILER} -fopenmp -c ../pp/ifdef_for.c)
+    expect_exit(0)
+    expect_stderr_lines(0)
+    expect_build_files(ifdef_for.o)
+
+# A preprocessed Fortran source with -MD: the dependency file joins the
+# preprocessor's headers and the compiler's modules, names no work file.
+elseif(SCENARIO STREQUAL "depfile_fortran")
+    compile_ok(-- ${COMPILER} -fopenmp -c ../src/mod_const.f90)
+    compile_ok(-- ${COMPILER} -fopenmp -MD -MP -c ../src/depends.F90)
+    expect_build_files(mod_const.o mod_const.mod depends.o depends.d)
+    file(READ "${BUILD}/depends.d" deps)
+    foreach(re "^depends\\.o( depends\\.o)?: \\.\\./src/depends\\.F90 " "\\.\\./src/depends\\.h"
+               "mod_const\\.mod" "\n\\.\\./src/depends\\.h:\n")
+        if(NOT deps MATCHES "${re}")
+            fail_test("the dependency file does not match '${re}':\n${deps}")
+        endif()
+    endforeach()
+    if(deps MATCHES "weft-compile-|opari")
+        fail_test("the dependency file names a work file:\n${deps}")
+    endif()
+    compile_ok(-- ${COMPILER} -fopenmp depends.o mod_const.o -o depends)
+    run_program(depends "sum=110")
 
 # A source that does not exist: the compiler reports it, unchanged.
 elseif(SCENARIO STREQUAL "missing_source")
@@ -327,7 +414,10 @@ elseif(SCENARIO STREQUAL "depfile")
             fail_test("the dependency file does not match '${re}':\n${${var}}")
         endif()
     endforeach()
-    if(deps MATCHES "weft-compile-|opari" OR deps2 MATCHES "weft-compile-|opari")
+    # (pomp2_lib.h, which every instrumented source includes, may appear
+    # with -MD as a system header; weft's files never)
+    if(deps MATCHES "weft-compile-|opari\\.inc|weft_pomp2" OR
+       deps2 MATCHES "weft-compile-|opari\\.inc|weft_pomp2")
         fail_test("a dependency file names the work directory:\n${deps}${deps2}")
     endif()
 
@@ -353,14 +443,26 @@ elseif(SCENARIO STREQUAL "untied")
 elseif(SCENARIO STREQUAL "verbose")
     weft_compile(-v -- ${COMPILER} -fopenmp ../src/hello.${EXT} -o hello)
     expect_exit(0)
-    foreach(re "\nopari2 --omp-task-untied=no-warn --c \\.\\./src/hello\\.c [^\n]*/s1/hello\\.c\n"
-               "\n${COMPILER} -iquote \\.\\./src -fopenmp [^\n]* -c [^\n]*/s1/hello\\.c -o "
+    string(CONCAT preprocess_re "\n${COMPILER} -fopenmp -I[^ ]*/include -I[^ ]+ -include "
+        "[^ ]*/weft_pomp2_marker\\.h -E \\.\\./src/hello\\.c -o [^ ]*/s1/hello\\.pre\\.c\n")
+    foreach(re "${preprocess_re}"
+               "\nopari2 --preprocessed --omp-task-untied=no-warn --c [^ ]*/s1/hello\\.in\\.c [^\n]*/s1/hello\\.c\n"
+               "\n${COMPILER} -fopenmp -undef -w -E [^ ]*/s1/hello\\.c -o [^ ]*/s1/hello\\.i\n"
+               "\n${COMPILER} -fopenmp -c [^ ]*/s1/hello\\.i -o [^ ]*/s1/hello\\.o\n"
                "\n[^\n]*nm -B [^\n]*/s1/hello\\.o \\| [^\n]*pomp2-parse-init-regions[^\n]* > "
                "\n${COMPILER} -x c -c [^\n]*/pomp2_init_regions\\.c -o "
                "\n${COMPILER} -I[^ ]*/include -fopenmp [^\n]*/s1/hello\\.o -o hello [^\n]*/pomp2_init_regions\\.o "
                "-L[^\n]* -Wl,--push-state,--no-as-needed -lweft -Wl,--pop-state -Xlinker -rpath ")
         expect_match(err "${re}")
     endforeach()
+    run_program(hello "${hello}")
+    weft_compile(-v --no-preprocess -- ${COMPILER} -fopenmp ../src/hello.${EXT} -o hello)
+    expect_exit(0)
+    foreach(re "\nopari2 --omp-task-untied=no-warn --c \\.\\./src/hello\\.c [^\n]*/s1/hello\\.c\n"
+               "\n${COMPILER} -iquote \\.\\./src -fopenmp [^\n]* -c [^\n]*/s1/hello\\.c -o ")
+        expect_match(err "${re}")
+    endforeach()
+    expect_no_match(err " -E ")
     run_program(hello "${hello}")
 
 # --- commands that run unchanged -------------------------------------------------------

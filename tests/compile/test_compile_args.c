@@ -341,12 +341,75 @@ static void test_mpi_plan(void **state)
     }
 }
 
+/* What each flag is read by (the compile of preprocessed text leaves out
+ * the preprocessor's), one letter per word: A any step, P the preprocessor
+ * only, I an include directory, J gfortran's module directory, M the
+ * dependency file; '.' for words that are no flag. And which sources the
+ * compiler preprocesses. */
+static void test_uses(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *command, *uses;
+    } use_cases[] = {
+        {"gcc -fopenmp -O2 -DX=1 -D Y -UZ -I inc -Iinc2 -isystem s -include p.h -c t.c",
+         "AAAPPPPIIIIIPP.."},
+        {"gcc -fopenmp -MD -MP -MF t.d -MT t.o -MQx -MMD -Wp,-v -Xpreprocessor -C -c t.c",
+         "AAMMMMMMMMPPP.."},
+        {"gfortran -fopenmp -cpp -J mods -Jm2 -std=f2008 -c t.F90", "AAPJJJA.."},
+        {"gcc -fopenmp -undef -nostdinc -iquote q -idirafter d -P -H -c t.c", "AAPPPPPPPP.."},
+    };
+    for (size_t c = 0; c < sizeof(use_cases) / sizeof(use_cases[0]); c++) {
+        char buf[512];
+        char *words[MAX_WORDS];
+        int argc = split(use_cases[c].command, buf, sizeof(buf), words);
+        weft_compile_plan plan;
+        assert_int_equal(weft__compile_plan_make(argc, words, &plan), WEFT_OK);
+        for (int i = 0; i < argc; i++) {
+            static const char letters[] = "APIJM";
+            char got = plan.roles[i] == WEFT_COMPILE_ARG_FLAG ? letters[plan.uses[i]] : '.';
+            if (got != use_cases[c].uses[i])
+                fail_msg("'%s': word %d '%s' is '%c', expected '%c'", use_cases[c].command, i,
+                         words[i], got, use_cases[c].uses[i]);
+        }
+        weft__compile_plan_clear(&plan);
+    }
+    static const struct {
+        const char *command;
+        const char *preprocessed; /* per source: y or n */
+    } sources[] = {
+        {"gfortran -fopenmp -c a.f90 b.F90 c.f d.F e.fpp f.FOR g.f08", "nynyyyn"},
+        {"gfortran -fopenmp -cpp -c a.f90 b.f", "yy"},
+        {"gfortran -fopenmp -nocpp -c a.F90", "n"},
+        {"g++ -fopenmp -c a.cpp b.c", "yy"},
+    };
+    for (size_t c = 0; c < sizeof(sources) / sizeof(sources[0]); c++) {
+        char buf[512];
+        char *words[MAX_WORDS];
+        int argc = split(sources[c].command, buf, sizeof(buf), words);
+        weft_compile_plan plan;
+        assert_int_equal(weft__compile_plan_make(argc, words, &plan), WEFT_OK);
+        size_t n = 0;
+        for (int i = 0; i < argc; i++) {
+            if (plan.roles[i] != WEFT_COMPILE_ARG_SOURCE)
+                continue;
+            char got = weft__compile_preprocesses(&plan, i) ? 'y' : 'n';
+            if (got != sources[c].preprocessed[n])
+                fail_msg("'%s': source '%s' preprocessed '%c'", sources[c].command, words[i], got);
+            n++;
+        }
+        assert_int_equal(n, strlen(sources[c].preprocessed));
+        weft__compile_plan_clear(&plan);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_table),       cmocka_unit_test(test_details),
         cmocka_unit_test(test_lang_of),     cmocka_unit_test(test_is_object),
         cmocka_unit_test(test_mpi_wrapper), cmocka_unit_test(test_mpi_plan),
+        cmocka_unit_test(test_uses),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

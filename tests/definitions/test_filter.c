@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "weft/filter.h"
+#include "weft/openmp.h"
 
 static weft_filter *parse_ok(const char *text)
 {
@@ -98,12 +99,87 @@ static void test_malformed(void **state)
     }
 }
 
+/* OpenMP regions: only rules whose pattern starts with "!$omp" apply to
+ * them, the last matching one deciding; "EXCLUDE *" or a file rule leaves
+ * them alone (issue 19). */
+static void test_openmp_rules(void **state)
+{
+    (void)state;
+    weft_filter *f = parse_ok("SCOREP_REGION_NAMES_BEGIN\n"
+                              "  EXCLUDE * *omp*\n"
+                              "  EXCLUDE !$omp?flush* !$omp?atomic?@lu.c:*\n"
+                              "  INCLUDE !$omp?flush?@keep.c:*\n"
+                              "SCOREP_REGION_NAMES_END\n"
+                              "SCOREP_FILE_NAMES_BEGIN\n  EXCLUDE *\nSCOREP_FILE_NAMES_END\n");
+    assert_true(weft_filter_excludes_openmp(f, "!$omp flush @syncs.c:48"));
+    assert_false(weft_filter_excludes_openmp(f, "!$omp flush @keep.c:3"));
+    assert_true(weft_filter_excludes_openmp(f, "!$omp atomic @lu.c:12"));
+    assert_false(weft_filter_excludes_openmp(f, "!$omp atomic @other.c:12"));
+    assert_false(weft_filter_excludes_openmp(f, "!$omp for @lu.c:12"));
+    assert_false(weft_filter_excludes_openmp(NULL, "!$omp flush @syncs.c:48"));
+    weft_filter_free(f);
+    f = parse_ok("SCOREP_REGION_NAMES_BEGIN\n  EXCLUDE *\nSCOREP_REGION_NAMES_END\n");
+    assert_false(weft_filter_excludes_openmp(f, "!$omp flush @syncs.c:48"));
+    weft_filter_free(f);
+}
+
+/* WEFT_OPENMP_EVENTS: words in order, '-' leaves out, a list starting with
+ * '-' starts from all, any other from none; parallel regions always. */
+static void test_openmp_groups(void **state)
+{
+    (void)state;
+    const uint32_t all = WEFT_OMP_GROUPS_ALL;
+    const uint32_t always = 1u << WEFT_OMP_GROUP_ALWAYS;
+#define G(name) (1u << WEFT_OMP_GROUP_##name)
+    static const struct {
+        const char *text;
+        uint32_t mask;
+    } cases[] = {
+        {NULL, WEFT_OMP_GROUPS_ALL},
+        {"", WEFT_OMP_GROUPS_ALL},
+        {"all", WEFT_OMP_GROUPS_ALL},
+        {"-flush,-atomic", WEFT_OMP_GROUPS_ALL & ~(G(FLUSH) | G(ATOMIC))},
+        {"all -locks", WEFT_OMP_GROUPS_ALL & ~G(LOCKS)},
+        {"loops,barrier", G(ALWAYS) | G(LOOPS) | G(BARRIER)},
+        {"none", G(ALWAYS)},
+        {"none,tasks", G(ALWAYS) | G(TASKS)},
+        {"-sync", WEFT_OMP_GROUPS_ALL & ~(G(ATOMIC) | G(CRITICAL) | G(MASTER) | G(FLUSH) |
+                                          G(SINGLE) | G(ORDERED) | G(LOCKS))},
+        {"-task,-lock", WEFT_OMP_GROUPS_ALL & ~(G(TASKS) | G(LOCKS))},
+        {"-parallel", WEFT_OMP_GROUPS_ALL},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        uint32_t mask = 0;
+        char bad[32];
+        assert_int_equal(weft_omp_groups_parse(cases[i].text, &mask, bad, sizeof(bad)), WEFT_OK);
+        if (mask != cases[i].mask)
+            fail_msg("'%s': mask 0x%x, expected 0x%x", cases[i].text, mask, cases[i].mask);
+    }
+    uint32_t mask = 0;
+    char bad[32];
+    assert_int_equal(weft_omp_groups_parse("-flush,-flsh", &mask, bad, sizeof(bad)),
+                     WEFT_ERR_INVALID);
+    assert_string_equal(bad, "-flsh");
+    assert_int_equal(mask, all & ~G(FLUSH));
+    assert_true(mask & always);
+#undef G
+    /* what may be left out one region at a time */
+    assert_false(weft_omp_region_optional(WEFT_OMP_PARALLEL));
+    assert_false(weft_omp_region_optional(WEFT_OMP_UNTIED_TASK));
+    assert_false(weft_omp_region_optional(WEFT_OMP_TASK_CREATE));
+    assert_true(weft_omp_region_optional(WEFT_OMP_FLUSH));
+    assert_true(weft_omp_region_optional(WEFT_OMP_IMPLICIT_BARRIER));
+    assert_true(weft_omp_region_optional(WEFT_OMP_LOCK_ROUTINE));
+    assert_string_equal(weft_omp_group_name(weft_omp_region_group(WEFT_OMP_CRITICAL_SBLOCK)),
+                        "critical");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rules_in_order),
-        cmocka_unit_test(test_files_then_names),
-        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_rules_in_order), cmocka_unit_test(test_files_then_names),
+        cmocka_unit_test(test_malformed),      cmocka_unit_test(test_openmp_rules),
+        cmocka_unit_test(test_openmp_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -222,16 +222,64 @@ static void test_total_memory_and_metric_lists(void **state)
     unsetenv("WEFT_METRIC_RUSAGE");
 }
 
+/* The OpenMP event control's settings: TAU's habit of throttling by
+ * default, counts of at least 1, durations; the event list is parsed by
+ * its user (weft_omp_groups_parse). */
+static void test_openmp_control(void **state)
+{
+    (void)state;
+    weft_config cfg;
+    unsetenv("WEFT_OPENMP_EVENTS");
+    unsetenv("WEFT_THROTTLE");
+    unsetenv("WEFT_THROTTLE_NUMCALLS");
+    unsetenv("WEFT_THROTTLE_PERCALL");
+    weft_config_load(&cfg);
+    assert_null(cfg.openmp_events);
+    assert_true(cfg.throttle);
+    assert_int_equal(cfg.throttle_numcalls, 10000);
+    assert_int_equal(cfg.throttle_percall_ns, 10000);
+    setenv("WEFT_OPENMP_EVENTS", "-flush,-atomic", 1);
+    setenv("WEFT_THROTTLE", "off", 1);
+    setenv("WEFT_THROTTLE_NUMCALLS", "250", 1);
+    setenv("WEFT_THROTTLE_PERCALL", "2.5us", 1);
+    weft_config_load(&cfg);
+    assert_string_equal(cfg.openmp_events, "-flush,-atomic");
+    assert_false(cfg.throttle);
+    assert_int_equal(cfg.throttle_numcalls, 250);
+    assert_int_equal(cfg.throttle_percall_ns, 2500);
+    const char *bad_counts[] = {"0", "-3", "many", "12x", ""};
+    for (size_t i = 0; i < sizeof(bad_counts) / sizeof(bad_counts[0]); i++) {
+        setenv("WEFT_THROTTLE_NUMCALLS", bad_counts[i], 1);
+        weft_config_load(&cfg);
+        assert_int_equal(cfg.throttle_numcalls, 10000);
+    }
+    unsetenv("WEFT_OPENMP_EVENTS");
+    unsetenv("WEFT_THROTTLE");
+    unsetenv("WEFT_THROTTLE_NUMCALLS");
+    unsetenv("WEFT_THROTTLE_PERCALL");
+}
+
 static void test_info_table(void **state)
 {
     (void)state;
     size_t count = 0;
     const weft_config_var *vars = weft_config_vars(&count);
-    const char *expected[] = {
-        "WEFT_ENABLE_TRACING", "WEFT_EXPERIMENT_DIRECTORY", "WEFT_BUFFER_SIZE",
-        "WEFT_TOTAL_MEMORY",   "WEFT_TIMER",          "WEFT_CLOCK_SYNC_INTERVAL",  "WEFT_CLOCK_SYNC_SAME_MACHINE",
-        "WEFT_FILTERING_FILE", "WEFT_METRIC_RUSAGE",        "WEFT_METRIC_PAPI",
-        "WEFT_VERBOSE",        "WEFT_WRITE_EMPTY_TRACE"};
+    const char *expected[] = {"WEFT_ENABLE_TRACING",
+                              "WEFT_EXPERIMENT_DIRECTORY",
+                              "WEFT_BUFFER_SIZE",
+                              "WEFT_TOTAL_MEMORY",
+                              "WEFT_TIMER",
+                              "WEFT_CLOCK_SYNC_INTERVAL",
+                              "WEFT_CLOCK_SYNC_SAME_MACHINE",
+                              "WEFT_FILTERING_FILE",
+                              "WEFT_OPENMP_EVENTS",
+                              "WEFT_THROTTLE",
+                              "WEFT_THROTTLE_NUMCALLS",
+                              "WEFT_THROTTLE_PERCALL",
+                              "WEFT_METRIC_RUSAGE",
+                              "WEFT_METRIC_PAPI",
+                              "WEFT_VERBOSE",
+                              "WEFT_WRITE_EMPTY_TRACE"};
     assert_int_equal(count, sizeof(expected) / sizeof(expected[0]));
     for (size_t i = 0; i < count; i++) {
         assert_string_equal(vars[i].name, expected[i]);
@@ -248,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_bools_and_timers),
         cmocka_unit_test(test_load_defaults_and_fallbacks),
         cmocka_unit_test(test_total_memory_and_metric_lists),
+        cmocka_unit_test(test_openmp_control),
         cmocka_unit_test(test_info_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -32,7 +32,11 @@ static void print_help(void)
            "  weft compile mpicc -fopenmp app.c -o app\n"
            "\n"
            "Sources are instrumented only when OpenMP is on (-fopenmp, -fopenmp=LIB,\n"
-           "-qopenmp, ...). Commands that neither compile nor link (-E, -M, -MM, --version,\n"
+           "-qopenmp, ...). Each source the compiler preprocesses (C, C++, and Fortran\n"
+           "such as .F90 or with -cpp) goes through the compiler's preprocessor first,\n"
+           "with your flags, so OPARI2 sees what the compiler compiles: #ifdef around\n"
+           "constructs, macros and _Pragma(\"omp ...\") work. Commands that neither compile\n"
+           "nor link (-E, -M, -MM, --version,\n"
            "-dumpversion, -print-*, ...) and commands with -x run unchanged. The compiler's\n"
            "messages and exit status pass through as they are. opari2 and opari2-config\n"
            "must be on PATH.\n"
@@ -41,6 +45,12 @@ static void print_help(void)
            "  --keep          keep the work directory (instrumented sources, the region\n"
            "                  initialisation unit) and print its path on stderr\n"
            "  --keep-untied   keep untied tasks untied (by default OPARI2 makes them tied)\n"
+           "  --no-preprocess  let OPARI2 read the sources as they are, before the\n"
+           "                  preprocessor (weft's behaviour before version 0.2)\n"
+           "  --openmp-disable=LIST  do not instrument these constructs (OPARI2's\n"
+           "                  --disable=omp:LIST): atomic, critical, master, flush, single,\n"
+           "                  ordered, locks (the omp_*_lock calls), sync (all of those),\n"
+           "                  task; comma-separated\n"
            "  --opari1[=PREFIX]  instrument with OPARI 1.1 (the POMP of 2001) instead of\n"
            "                  OPARI2: PREFIX/bin/opari, PREFIX/include/pomp_lib.h; without\n"
            "                  PREFIX, the opari on PATH. C and C++ only. As OPARI 1 does, it\n"
@@ -55,9 +65,36 @@ typedef struct options {
     bool keep;
     bool verbose;
     bool keep_untied;
+    bool no_preprocess;
+    const char *openmp_disable; /* NULL: instrument every construct */
     bool opari1;
     const char *opari1_prefix; /* NULL: from PATH */
 } options;
+
+/* The constructs OPARI2's --disable=omp: takes; "tasks" is weft's spelling
+ * of its "task", as WEFT_OPENMP_EVENTS has it. */
+static bool valid_disable_list(const char *list)
+{
+    static const char *const names[] = {"atomic",  "critical", "master", "flush", "single",
+                                        "ordered", "locks",    "sync",   "task"};
+    const char *at = list;
+    do {
+        size_t len = strcspn(at, ",");
+        bool known = false;
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+            known = known || (strlen(names[i]) == len && strncmp(at, names[i], len) == 0);
+        if (!known) {
+            weft__cli_usage_error("compile",
+                                  "--openmp-disable: '%.*s' is not a construct OPARI2 can leave "
+                                  "out (atomic, critical, master, flush, single, ordered, locks, "
+                                  "sync, task)",
+                                  (int)len, at);
+            return false;
+        }
+        at += len;
+    } while (*at++ == ',');
+    return true;
+}
 
 /* Reads weft compile's options; returns the index of COMPILER in ARGV, 0
  * after --help, or -1 after a usage error (reported). */
@@ -82,7 +119,13 @@ static int parse_options(int argc, char **argv, options *opts)
             opts->verbose = true;
         else if (strcmp(arg, "--keep-untied") == 0)
             opts->keep_untied = true;
-        else if (strcmp(arg, "--opari1") == 0)
+        else if (strcmp(arg, "--no-preprocess") == 0)
+            opts->no_preprocess = true;
+        else if (strncmp(arg, "--openmp-disable=", 17) == 0) {
+            if (!valid_disable_list(arg + 17))
+                return -1;
+            opts->openmp_disable = arg + 17;
+        } else if (strcmp(arg, "--opari1") == 0)
             opts->opari1 = true;
         else if (strncmp(arg, "--opari1=", 9) == 0 && arg[9] != '\0') {
             opts->opari1 = true;
@@ -232,15 +275,18 @@ static int run_plan(weft_compile_ctx *ctx, bool keep)
     int status = make_work_dir(ctx);
     if (!status) {
         status = run_steps(ctx);
-        if (keep && !weft__compile_signal_caught())
-            fprintf(stderr, "weft compile: kept the work directory %s\n", ctx->work_dir);
-        else
+        /* A failure kept for a look was named in the line that explained it. */
+        bool kept = (keep || ctx->keep_on_failure) && !weft__compile_signal_caught();
+        if (!kept)
             remove_tree(ctx->work_dir);
+        else if (!ctx->keep_on_failure)
+            fprintf(stderr, "weft compile: kept the work directory %s\n", ctx->work_dir);
     }
     for (int i = 0; i < ctx->plan->argc; i++)
         free(ctx->objects[i]);
     free(ctx->objects);
     free(ctx->work_dir);
+    free(ctx->marker_header);
     weft__compile_argv_free(&ctx->opari2_cflags);
     return status;
 }
@@ -269,6 +315,14 @@ int weft__cli_compile(int argc, char **argv)
     ctx.plan = &plan;
     ctx.verbose = opts.verbose;
     ctx.keep_untied = opts.keep_untied;
+    ctx.no_preprocess = opts.no_preprocess;
+    ctx.openmp_disable = opts.openmp_disable;
+    if (opts.opari1 && opts.openmp_disable) {
+        weft__cli_usage_error("compile", "--openmp-disable is an option of OPARI2, not of "
+                                         "OPARI 1 (--opari1)");
+        weft__compile_plan_clear(&plan);
+        return WEFT_CLI_EXIT_USAGE;
+    }
     weft__compile_signals_catch();
 
     /* A source that cannot be read is the compiler's to report, in its words. */

@@ -16,6 +16,13 @@ typedef struct weft_compile_ctx {
     const weft_compile_plan *plan;
     bool verbose;                    /* --verbose: print each command on stderr */
     bool keep_untied;                /* --keep-untied: opari2 --omp-task-untied=keep */
+    bool no_preprocess;              /* --no-preprocess: OPARI2 reads the source itself */
+    const char *openmp_disable;      /* --openmp-disable=LIST: opari2 --disable=omp:LIST */
+    int opari2_status;               /* the exit status of the last opari2 that failed */
+    bool keep_on_failure;            /* an instrumented copy failed where the source
+                                        compiles: keep the work directory to show it */
+    char *marker_header;             /* the work directory's header that includes
+                                        pomp2_lib.h for preprocessed C/C++ (once) */
     char *work_dir;                  /* owned; created by compile.c, no trailing slash */
     unsigned next_dir;               /* the work_dir/sN subdirectories made so far */
     weft_compile_argv opari2_cflags; /* opari2-config --cflags (with --opari1:
@@ -34,11 +41,42 @@ typedef struct weft_compile_ctx {
  * (its messages already on stderr); 1 for weft compile's own errors, already
  * reported as one line. */
 
-/* Runs opari2 on the source plan->argv[INDEX] into a copy in a new
+/* Instruments the source plan->argv[INDEX] and compiles it: through the
+ * preprocessor first (weft__compile_preprocessed) when the compiler
+ * preprocesses it, else by running opari2 on the source into a copy in a new
  * subdirectory of the work directory and compiles the copy: into the object
  * the compiler would have made (-c/-S), or into the work directory when the
  * command links. Stores the object's path in ctx->objects[INDEX]. */
 int weft__compile_source(weft_compile_ctx *ctx, int index);
+
+/* The same for a source the compiler preprocesses, when --no-preprocess is
+ * not given (compile_preprocess.c): the compiler's preprocessor first, with
+ * the user's flags, then opari2 --preprocessed, then the compile. */
+int weft__compile_preprocessed(weft_compile_ctx *ctx, int index);
+
+/* Helpers of both paths (compile_source.c). */
+/* Makes the next work_dir/sN; NULL when it cannot (reported). */
+char *weft__compile_source_dir(weft_compile_ctx *ctx);
+/* Where the object of source INDEX goes (see object_path); malloc'ed. */
+char *weft__compile_object_path(const weft_compile_ctx *ctx, int index, const char *dir);
+/* Loads `opari2-config --cflags` and weft's include directory once. */
+int weft__compile_load_cflags(weft_compile_ctx *ctx);
+/* Runs opari2 on INPUT into OUTPUT (with --preprocessed when PREPROCESSED);
+ * when it fails, ctx->opari2_status holds its exit status for
+ * weft__compile_explain_failure, which names the source. */
+int weft__compile_opari2(weft_compile_ctx *ctx, const char *input, weft_compile_lang lang,
+                         const char *output, bool preprocessed);
+/* PATH with its last suffix replaced by SUFFIX; the directory of PATH;
+ * PATH's last component. Both malloc'ed; NULL when out of memory. */
+char *weft__compile_with_suffix(const char *path, const char *suffix);
+char *weft__compile_dir_name(const char *path);
+const char *weft__compile_base_name(const char *path);
+/* After step STATUS failed for source INDEX: when the source compiles
+ * without weft (the compiler asked quietly), says so in one line naming the
+ * file KEPT (the instrumented copy, or what opari2 read) and keeps the work
+ * directory. Returns STATUS. */
+int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, const char *kept,
+                                  bool opari2_failed);
 
 /* Links: the command line with each instrumented source replaced by its
  * object, plus the region-initialisation unit made from `nm` over every

@@ -57,6 +57,33 @@ static const suffix_lang suffix_langs[] = {
     {"f08", WEFT_COMPILE_LANG_FORTRAN_FREE},  {"F08", WEFT_COMPILE_LANG_FORTRAN_FREE},
 };
 
+/* What the compile of preprocessed text leaves out (compile_args.h): options
+ * read by the preprocessor only, alone or with their argument glued on or in
+ * the next word, by prefix. */
+typedef struct flag_use {
+    const char *prefix;
+    bool exact; /* the whole word, not a prefix */
+    weft_compile_use use;
+} flag_use;
+
+#define P(text) {text, false, WEFT_COMPILE_USE_PREPROCESS}
+#define PX(text) {text, true, WEFT_COMPILE_USE_PREPROCESS}
+static const flag_use flag_uses[] = {
+    P("-D"), P("-U"), PX("-include"), PX("-imacros"), P("-iquote"), P("-idirafter"),
+    P("-iprefix"), P("-iwithprefix"), P("-imultilib"), P("-isysroot"), PX("-Xpreprocessor"),
+    P("-Wp,"), PX("-A"), PX("-undef"), PX("-nostdinc"), PX("-nostdinc++"), PX("-C"), PX("-CC"),
+    PX("-P"), PX("-H"), PX("-trigraphs"), PX("-traditional-cpp"), PX("-cpp"), PX("-nocpp"),
+    PX("-fdirectives-only"), PX("-fworking-directory"), PX("-fno-working-directory"),
+    {"-I", false, WEFT_COMPILE_USE_INCLUDE_DIR}, {"-isystem", false, WEFT_COMPILE_USE_INCLUDE_DIR},
+    {"-J", false, WEFT_COMPILE_USE_MODULE_DIR},
+    {"-MD", true, WEFT_COMPILE_USE_DEPEND}, {"-MMD", true, WEFT_COMPILE_USE_DEPEND},
+    {"-MP", true, WEFT_COMPILE_USE_DEPEND}, {"-MG", true, WEFT_COMPILE_USE_DEPEND},
+    {"-MF", false, WEFT_COMPILE_USE_DEPEND}, {"-MT", false, WEFT_COMPILE_USE_DEPEND},
+    {"-MQ", false, WEFT_COMPILE_USE_DEPEND},
+};
+#undef P
+#undef PX
+
 static const char *const mpi_wrappers[] = {
     "mpicc", "mpicxx", "mpic++", "mpiCC", "mpif77", "mpif90", "mpifort",
     "mpiicc", "mpiicpc", "mpiifort", "mpiicx", "mpiicpx", "mpiifx", /* Intel MPI */
@@ -143,12 +170,41 @@ bool weft__compile_is_mpi_wrapper(const char *compiler)
     return false;
 }
 
+static weft_compile_use use_of(const char *arg)
+{
+    for (size_t i = 0; i < COUNT(flag_uses); i++) {
+        const flag_use *u = &flag_uses[i];
+        if (u->exact ? strcmp(arg, u->prefix) == 0 : has_prefix(arg, u->prefix))
+            return u->use;
+    }
+    return WEFT_COMPILE_USE_ANY;
+}
+
+bool weft__compile_preprocesses(const weft_compile_plan *plan, int index)
+{
+    weft_compile_lang lang = plan->langs[index];
+    if (lang == WEFT_COMPILE_LANG_C || lang == WEFT_COMPILE_LANG_CXX)
+        return true;
+    if (lang == WEFT_COMPILE_LANG_NONE)
+        return false;
+    if (plan->fortran_cpp >= 0)
+        return plan->fortran_cpp == 1;
+    /* gfortran preprocesses the upper-case suffixes, and .fpp */
+    const char *dot = strrchr(base_name(plan->argv[index]), '.');
+    if (!dot)
+        return false;
+    static const char *const preprocessed[] = {"F",   "FOR", "FTN", "fpp", "FPP",
+                                               "F90", "F95", "F03", "F08"};
+    return in_list(dot + 1, preprocessed, COUNT(preprocessed));
+}
+
 void weft__compile_plan_clear(weft_compile_plan *plan)
 {
     if (!plan)
         return;
     free(plan->roles);
     free(plan->langs);
+    free(plan->uses);
     memset(plan, 0, sizeof(*plan));
 }
 
@@ -222,6 +278,8 @@ static int classify_option(weft_compile_plan *plan, scan *s, int i)
     if (has_prefix(arg, "-MF")) {
         int last = take(plan, s, i, arg[3] == '\0', WEFT_COMPILE_ARG_FLAG);
         plan->depfile_path = last > i ? plan->argv[last] : arg + 3;
+        for (int k = i; k <= last; k++)
+            plan->uses[k] = WEFT_COMPILE_USE_DEPEND;
         return last;
     }
     /* An MPI library named with -l (-lmpi, -lmpich, -lmpi_cxx, -l mpifort):
@@ -245,9 +303,16 @@ static int classify_option(weft_compile_plan *plan, scan *s, int i)
         plan->shared = true;
     } else if (strcmp(arg, "-MD") == 0 || strcmp(arg, "-MMD") == 0) {
         plan->depfile = true;
+    } else if (has_prefix(arg, "-MT") || has_prefix(arg, "-MQ")) {
+        plan->depfile_target = true;
+    } else if (strcmp(arg, "-cpp") == 0 || strcmp(arg, "-nocpp") == 0) {
+        plan->fortran_cpp = arg[1] == 'c';
     }
-    return take(plan, s, i, in_list(arg, separate_arg_flags, COUNT(separate_arg_flags)),
-                WEFT_COMPILE_ARG_FLAG);
+    int last = take(plan, s, i, in_list(arg, separate_arg_flags, COUNT(separate_arg_flags)),
+                    WEFT_COMPILE_ARG_FLAG);
+    for (int k = i; k <= last; k++)
+        plan->uses[k] = use_of(arg);
+    return last;
 }
 
 static void classify_operand(weft_compile_plan *plan, scan *s, int i)
@@ -339,7 +404,9 @@ weft_status weft__compile_plan_make(int argc, char **argv, weft_compile_plan *pl
     size_t n = argc > 0 ? (size_t)argc : 1;
     plan->roles = calloc(n, sizeof(*plan->roles));
     plan->langs = calloc(n, sizeof(*plan->langs));
-    if (!plan->roles || !plan->langs) {
+    plan->uses = calloc(n, sizeof(*plan->uses));
+    plan->fortran_cpp = -1;
+    if (!plan->roles || !plan->langs || !plan->uses) {
         weft__compile_plan_clear(plan);
         return WEFT_ERR_NO_MEMORY;
     }

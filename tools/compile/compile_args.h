@@ -33,6 +33,20 @@ typedef enum weft_compile_role {
     WEFT_COMPILE_ARG_STOP,      /* -c or -S: weft's own compile commands add theirs */
 } weft_compile_role;
 
+/* What a FLAG is read by, for the compile of preprocessed text (compile.h):
+ * the preprocessor runs with every flag, the compile of its output without
+ * those only the preprocessor reads (a -D applied twice is not the same as
+ * once: -Dx=x+1). */
+typedef enum weft_compile_use {
+    WEFT_COMPILE_USE_ANY = 0,     /* every step */
+    WEFT_COMPILE_USE_PREPROCESS,  /* -D -U -include -imacros -iquote -idirafter -undef
+                                     -nostdinc -Wp, -Xpreprocessor -C -CC -P -H -cpp ... */
+    WEFT_COMPILE_USE_INCLUDE_DIR, /* -I -isystem: the preprocessor's, and Fortran's
+                                     search path for INCLUDE lines and modules */
+    WEFT_COMPILE_USE_MODULE_DIR,  /* -J: where gfortran writes its .mod files */
+    WEFT_COMPILE_USE_DEPEND,      /* -MD -MMD -MF -MT -MQ -MP -MG: the dependency file */
+} weft_compile_use;
+
 typedef enum weft_compile_mode {
     WEFT_COMPILE_MODE_PASS,    /* run the compiler unchanged (plan.pass_reason says why) */
     WEFT_COMPILE_MODE_COMPILE, /* -c or -S: compile each source, no link */
@@ -48,6 +62,7 @@ typedef struct weft_compile_plan {
     char **argv;               /* borrowed */
     weft_compile_role *roles;  /* argc entries; roles[0] is FLAG (the compiler) */
     weft_compile_lang *langs;  /* argc entries; NONE unless roles[i] is SOURCE */
+    weft_compile_use *uses;    /* argc entries; what each FLAG is read by (ANY otherwise) */
     size_t source_count;       /* arguments whose role is SOURCE */
     size_t input_count;        /* arguments whose role is INPUT */
     const char *output;        /* the -o file, or NULL */
@@ -61,6 +76,9 @@ typedef struct weft_compile_plan {
                                   0 when there is none */
     bool depfile;              /* -MD or -MMD: each compile writes a make dependency file */
     const char *depfile_path;  /* the -MF file, or NULL (then OBJECT with .d) */
+    bool depfile_target;       /* -MT or -MQ: the dependency file's target is given */
+    int fortran_cpp;           /* -cpp (1), -nocpp (0), neither (-1): whether gfortran
+                                  preprocesses every Fortran source, none, or by suffix */
 } weft_compile_plan;
 
 /* Classifies ARGV (ARGC words, argv[0] the compiler) into PLAN.
@@ -85,6 +103,11 @@ weft_compile_lang weft__compile_lang_of(const char *path);
 /* True for a path OPARI2's region initialisation must scan with nm: an
  * object (.o, .obj), a static library (.a) or a shared one (.so, .so.N). */
 bool weft__compile_is_object(const char *path);
+
+/* True when the compiler runs its preprocessor over source INDEX of PLAN:
+ * C and C++ always; Fortran when -cpp is given, or by its suffix (.F .FOR
+ * .FTN .fpp .FPP .F90 .F95 .F03 .F08) unless -nocpp is. */
+bool weft__compile_preprocesses(const weft_compile_plan *plan, int index);
 
 /* True when COMPILER (a path or a name) is an MPI compiler wrapper: its base
  * name is mpicc, mpicxx, mpic++, mpiCC, mpif77, mpif90, mpifort or one of

@@ -110,11 +110,19 @@ static void rewrite_rule(const char **pos, const rewrite *rw, weft_compile_text 
     word w;
     bool in_targets = true;
     bool kept_target = false; /* a target outside the work directory */
+    word kept[16];            /* the targets seen */
+    size_t kept_count = 0;
     size_t rule_start = out->len;
     size_t column = 0;
     while (next_word(pos, &w)) {
         if (in_targets) {
-            if (w.len > 0 && !word_matches(&w, rw->work_prefix, true)) {
+            /* gfortran -E names the target twice; once is enough */
+            bool seen = false;
+            for (size_t k = 0; k < kept_count && !seen; k++)
+                seen = kept[k].len == w.len && memcmp(kept[k].start, w.start, w.len) == 0;
+            if (!seen && kept_count < sizeof(kept) / sizeof(kept[0]))
+                kept[kept_count++] = w;
+            if (w.len > 0 && !seen && !word_matches(&w, rw->work_prefix, true)) {
                 if (kept_target)
                     weft__compile_text_put(out, " ", 1);
                 weft__compile_text_put(out, w.start, w.len);
@@ -191,4 +199,78 @@ weft_status weft__compile_depfile_fix(const char *path, const char *work_dir, co
     status = weft__compile_text_write(path, fixed);
     free(fixed);
     return status;
+}
+
+/* True when the word W occurs (same spelling) among the words of TEXT that
+ * TARGETS selects: the targets of every rule, or the prerequisites of the
+ * first rule. */
+static bool has_word(const char *text, const word *w, bool targets)
+{
+    const char *pos = text;
+    for (int rule = 0; *pos; rule++) {
+        word other;
+        bool in_targets = true;
+        while (next_word(&pos, &other)) {
+            bool wanted = targets ? in_targets : (!in_targets && rule == 0);
+            if (wanted && other.len == w->len && memcmp(other.start, w->start, w->len) == 0)
+                return true;
+            if (other.ends_targets)
+                in_targets = false;
+        }
+    }
+    return false;
+}
+
+/* The end of the first rule of TEXT (after its newline). */
+static const char *first_rule_end(const char *text)
+{
+    const char *pos = text;
+    word w;
+    while (next_word(&pos, &w))
+        ;
+    return pos;
+}
+
+char *weft__compile_depfile_join(const char *first, const char *second)
+{
+    weft_compile_text out = {0};
+    weft__compile_text_put(&out, "", 0);
+    const char *end = first_rule_end(first);
+    size_t head = (size_t)(end - first);
+    while (head > 0 && (first[head - 1] == '\n' || first[head - 1] == '\r'))
+        head--;
+    weft__compile_text_put(&out, first, head);
+    /* the prerequisites of SECOND's first rule that are new */
+    const char *pos = second;
+    word w;
+    bool in_targets = true;
+    while (next_word(&pos, &w)) {
+        if (in_targets) {
+            in_targets = !w.ends_targets;
+            continue;
+        }
+        if (has_word(first, &w, false))
+            continue;
+        weft__compile_text_puts(&out, " \\\n ");
+        weft__compile_text_put(&out, w.start, w.len);
+    }
+    weft__compile_text_put(&out, "\n", 1);
+    weft__compile_text_puts(&out, end);
+    /* SECOND's other rules, unless FIRST has a rule for their target */
+    while (*pos) {
+        const char *rule = pos;
+        bool first_word = true, known = false;
+        while (next_word(&pos, &w)) {
+            if (first_word)
+                known = has_word(first, &w, true);
+            first_word = false;
+        }
+        if (!first_word && !known)
+            weft__compile_text_put(&out, rule, (size_t)(pos - rule));
+    }
+    if (out.failed) {
+        weft__compile_text_free(&out);
+        return NULL;
+    }
+    return out.text;
 }

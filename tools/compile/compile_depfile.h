@@ -24,4 +24,11 @@ char *weft__compile_depfile_rewrite(const char *text, const char *work_dir, cons
 weft_status weft__compile_depfile_fix(const char *path, const char *work_dir, const char *copy,
                                       const char *original);
 
+/* Joins two dependency texts about one target (gfortran's: headers from
+ * its preprocessor, modules from its compiler): FIRST with the prerequisites
+ * of SECOND's first rule that FIRST's first rule lacks added to it, then
+ * SECOND's other rules (the phony ones of -MP) whose targets FIRST has no
+ * rule for. Malloc'ed; NULL when out of memory. */
+char *weft__compile_depfile_join(const char *first, const char *second);
+
 #endif /* WEFT_TOOLS_COMPILE_DEPFILE_H */

@@ -69,9 +69,9 @@ bool weft__compile_exit_ok(weft_compile_exit exit)
     return exit.start_errno == 0 && exit.signal == 0 && exit.code == 0;
 }
 
-/* Starts ARGV with the given descriptors as its fd 0 and 1 (-1: inherit).
- * Returns 0 and the pid, or an errno value. */
-static int spawn(char *const *argv, int stdin_fd, int stdout_fd, pid_t *pid)
+/* Starts ARGV with the given descriptors as its fd 0, 1 and 2 (-1:
+ * inherit). Returns 0 and the pid, or an errno value. */
+static int spawn3(char *const *argv, int stdin_fd, int stdout_fd, int stderr_fd, pid_t *pid)
 {
     posix_spawn_file_actions_t actions;
     int err = posix_spawn_file_actions_init(&actions);
@@ -81,10 +81,17 @@ static int spawn(char *const *argv, int stdin_fd, int stdout_fd, pid_t *pid)
         err = posix_spawn_file_actions_adddup2(&actions, stdin_fd, STDIN_FILENO);
     if (!err && stdout_fd >= 0 && stdout_fd != STDOUT_FILENO)
         err = posix_spawn_file_actions_adddup2(&actions, stdout_fd, STDOUT_FILENO);
+    if (!err && stderr_fd >= 0 && stderr_fd != STDERR_FILENO)
+        err = posix_spawn_file_actions_adddup2(&actions, stderr_fd, STDERR_FILENO);
     if (!err)
         err = posix_spawnp(pid, argv[0], &actions, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
     return err;
+}
+
+static int spawn(char *const *argv, int stdin_fd, int stdout_fd, pid_t *pid)
+{
+    return spawn3(argv, stdin_fd, stdout_fd, -1, pid);
 }
 
 static weft_compile_exit wait_for(pid_t pid)
@@ -109,6 +116,25 @@ weft_compile_exit weft__compile_run(char *const *argv, int stdin_fd, int stdout_
     weft_compile_exit result = {0, 0, 0};
     pid_t pid;
     result.start_errno = spawn(argv, stdin_fd, stdout_fd, &pid);
+    if (result.start_errno)
+        return result;
+    running[0] = pid;
+    result = wait_for(pid);
+    running[0] = 0;
+    return result;
+}
+
+weft_compile_exit weft__compile_run_quiet(char *const *argv)
+{
+    weft_compile_exit result = {0, 0, 0};
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null < 0) {
+        result.start_errno = errno;
+        return result;
+    }
+    pid_t pid;
+    result.start_errno = spawn3(argv, null, null, null, &pid);
+    close(null);
     if (result.start_errno)
         return result;
     running[0] = pid;

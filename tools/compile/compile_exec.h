@@ -37,6 +37,10 @@ void weft__compile_signal_reraise(void);
  * standard error is always weft's own. */
 weft_compile_exit weft__compile_run(char *const *argv, int stdin_fd, int stdout_fd);
 
+/* Runs ARGV with its standard input, output and error on /dev/null: to ask
+ * a compiler a question whose answer is only the exit status. */
+weft_compile_exit weft__compile_run_quiet(char *const *argv);
+
 /* Runs FIRST | SECOND, SECOND's standard output going to STDOUT_FD, and waits
  * for both; RESULTS[0] and RESULTS[1] tell how each ended. When FIRST cannot
  * be started, SECOND is not started either (results[1] is all zero). */

@@ -26,14 +26,18 @@ static bool is_fortran(weft_compile_lang lang)
     return lang == WEFT_COMPILE_LANG_FORTRAN_FIXED || lang == WEFT_COMPILE_LANG_FORTRAN_FREE;
 }
 
-static const char *base_name(const char *path)
+const char *weft__compile_base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
 }
 
+#define base_name weft__compile_base_name
+#define with_suffix weft__compile_with_suffix
+#define dir_name weft__compile_dir_name
+
 /* PATH with its last suffix (if any) replaced by SUFFIX; malloc'ed. */
-static char *with_suffix(const char *path, const char *suffix)
+char *weft__compile_with_suffix(const char *path, const char *suffix)
 {
     const char *name = base_name(path);
     const char *dot = strrchr(name, '.');
@@ -47,7 +51,7 @@ static char *with_suffix(const char *path, const char *suffix)
 }
 
 /* The directory part of PATH ("." for a bare name, "/" for "/x"); malloc'ed. */
-static char *dir_name(const char *path)
+char *weft__compile_dir_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     if (!slash)
@@ -63,7 +67,7 @@ static char *dir_name(const char *path)
 
 /* Makes work_dir/sN for the next source; malloc'ed path, NULL on failure
  * (reported). */
-static char *make_source_dir(weft_compile_ctx *ctx)
+char *weft__compile_source_dir(weft_compile_ctx *ctx)
 {
     char *dir = malloc(strlen(ctx->work_dir) + 16);
     if (!dir) {
@@ -96,11 +100,15 @@ static char *copy_path(const char *dir, const char *source, weft_compile_lang la
     return copy;
 }
 
-static int run_opari2(weft_compile_ctx *ctx, const char *source, weft_compile_lang lang,
-                      const char *copy)
+int weft__compile_opari2(weft_compile_ctx *ctx, const char *input, weft_compile_lang lang,
+                         const char *output, bool preprocessed)
 {
     weft_compile_argv argv = {0};
     weft__compile_argv_push(&argv, "opari2");
+    if (preprocessed)
+        weft__compile_argv_push(&argv, "--preprocessed");
+    if (ctx->openmp_disable)
+        weft__compile_argv_push2(&argv, "--disable=omp:", ctx->openmp_disable);
     /* OPARI2 makes untied tasks tied and warns; --keep-untied keeps them. */
     weft__compile_argv_push(&argv, ctx->keep_untied ? "--omp-task-untied=keep"
                                                     : "--omp-task-untied=no-warn");
@@ -115,8 +123,8 @@ static int run_opari2(weft_compile_ctx *ctx, const char *source, weft_compile_la
         weft__compile_argv_push(&argv, lang == WEFT_COMPILE_LANG_FORTRAN_FREE ? "--free-form"
                                                                               : "--fix-form");
     }
-    weft__compile_argv_push(&argv, source);
-    weft__compile_argv_push(&argv, copy);
+    weft__compile_argv_push(&argv, input);
+    weft__compile_argv_push(&argv, output);
     if (!weft__compile_argv_ok(&argv)) {
         weft__compile_argv_free(&argv);
         return weft__compile_no_memory();
@@ -128,14 +136,13 @@ static int run_opari2(weft_compile_ctx *ctx, const char *source, weft_compile_la
     weft__compile_argv_free(&argv);
     /* opari2's own messages do not always name the file. */
     if (exit.code)
-        fprintf(stderr, "weft compile: opari2 failed on '%s' (exit status %d)\n", source,
-                exit.code);
+        ctx->opari2_status = exit.code; /* weft__compile_explain_failure says so */
     return weft__compile_exit_status("opari2", exit, WEFT_COMPILE_OPARI2_HINT);
 }
 
 /* The words of `opari2-config --cflags` (the POMP2 header's directory), read
  * on first use, and weft's own include directory. */
-static int load_cflags(weft_compile_ctx *ctx)
+int weft__compile_load_cflags(weft_compile_ctx *ctx)
 {
     if (ctx->have_cflags)
         return 0;
@@ -203,7 +210,7 @@ static void compile_command(const weft_compile_ctx *ctx, int index, const char *
 /* Where the object of source INDEX goes: the -o file, or the source's name
  * with the object suffix in the current directory, as the compiler would
  * name it; in the work directory DIR when the command links. */
-static char *object_path(const weft_compile_ctx *ctx, int index, const char *dir)
+char *weft__compile_object_path(const weft_compile_ctx *ctx, int index, const char *dir)
 {
     const weft_compile_plan *plan = ctx->plan;
     if (plan->mode == WEFT_COMPILE_MODE_COMPILE && plan->output)
@@ -250,25 +257,29 @@ static int fix_depfile(const weft_compile_ctx *ctx, int index, const char *copy,
 
 int weft__compile_source(weft_compile_ctx *ctx, int index)
 {
+    if (!ctx->opari1_prefix && !ctx->no_preprocess && weft__compile_preprocesses(ctx->plan, index))
+        return weft__compile_preprocessed(ctx, index);
     const char *source = ctx->plan->argv[index];
     weft_compile_lang lang = ctx->plan->langs[index];
-    int status = load_cflags(ctx);
+    int status = weft__compile_load_cflags(ctx);
     if (status)
         return status;
-    char *dir = make_source_dir(ctx);
+    char *dir = weft__compile_source_dir(ctx);
     if (!dir)
         return 1;
     char *copy = copy_path(dir, source, lang);
-    char *object = object_path(ctx, index, dir);
+    char *object = weft__compile_object_path(ctx, index, dir);
     weft_compile_argv argv = {0};
     if (!copy || !object) {
         status = weft__compile_no_memory();
         goto fail;
     }
     status = ctx->opari1_prefix ? weft__compile_opari1_instrument(ctx, source, lang, copy)
-                                : run_opari2(ctx, source, lang, copy);
-    if (status)
+                                : weft__compile_opari2(ctx, source, lang, copy, false);
+    if (status) {
+        status = weft__compile_explain_failure(ctx, index, status, source, true);
         goto fail;
+    }
     status = fix_lines(copy, source);
     if (status)
         goto fail;
@@ -278,8 +289,10 @@ int weft__compile_source(weft_compile_ctx *ctx, int index)
         goto fail;
     }
     status = weft__compile_run_step(ctx, weft__compile_argv_items(&argv), -1, -1, NULL);
-    if (status)
+    if (status) {
+        status = weft__compile_explain_failure(ctx, index, status, copy, false);
         goto fail;
+    }
     status = fix_depfile(ctx, index, copy, object);
     if (status)
         goto fail;

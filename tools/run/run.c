@@ -51,8 +51,10 @@ static void print_help(void)
            "                        an existing DIR is never written into, the recorder\n"
            "                        picks DIR.1, DIR.2, ... instead and says so\n"
            "  --mpi=auto|yes|no     preload the MPI wrappers: auto (the default) when PROGRAM\n"
-           "                        needs libmpi.so* directly (a DT_NEEDED entry of its ELF\n"
-           "                        dynamic section), yes always, no never\n"
+           "                        needs a library of an MPI directly (a DT_NEEDED entry of\n"
+           "                        its ELF dynamic section: libmpi.so*, libmpich.so*, or\n"
+           "                        their Fortran or C++ bindings such as libmpi_mpifh.so*,\n"
+           "                        libmpi_usempif08.so*), yes always, no never\n"
            "  --openmp=auto|yes|no  preload the OMPT tool: auto (the default) when PROGRAM\n"
            "                        needs libomp.so*, libiomp5.so* (or libgomp.so* with\n"
            "                        --openmp-runtime=llvm) directly, yes always, no never\n"
@@ -269,10 +271,12 @@ static int resolve_program(const char *name, char **path)
 
 /* Whether the MPI wrappers are wanted for the program at PATH, whose ELF
  * inspection is ELF. Under --mpi=auto the inspection decides and WHY gets
- * its finding as a sentence; otherwise WHY names the option. */
+ * its finding as a sentence; otherwise WHY names the option. *UNTRACEABLE
+ * tells a program that uses MPI, whose calls the wrappers cannot trace. */
 static bool wants_mpi(const options *opt, const char *path, const weft_run_elf_result *elf,
-                      char *why, size_t why_size)
+                      char *why, size_t why_size, bool *untraceable)
 {
+    *untraceable = false;
     if (opt->mpi != WEFT_RUN_AUTO) {
         snprintf(why, why_size, "--mpi=%s", opt->mpi == WEFT_RUN_YES ? "yes" : "no");
         return opt->mpi == WEFT_RUN_YES;
@@ -282,14 +286,22 @@ static bool wants_mpi(const options *opt, const char *path, const weft_run_elf_r
         return false;
 #ifdef WEFT_MPI_LIBRARY_NAME
     /* The wrappers work only with the MPI they were built against. */
-    const char *base = strrchr(elf->detail, '/') ? strrchr(elf->detail, '/') + 1 : elf->detail;
-    if (strncmp(base, WEFT_MPI_LIBRARY_NAME, strlen(WEFT_MPI_LIBRARY_NAME)) != 0) {
+    const char *family = weft__run_elf_mpi_family(elf->detail);
+    if (!family || strcmp(family, WEFT_MPI_LIBRARY_NAME) != 0) {
         snprintf(why, why_size,
                  "'%s' needs %s, but this weft's MPI wrappers are built for another MPI "
-                 "(" WEFT_MPI_LIBRARY_NAME "*)",
+                 "(" WEFT_MPI_LIBRARY_NAME "*): its MPI calls are not traced",
                  path, elf->detail);
+        *untraceable = true;
         return false;
     }
+#if !WEFT_MPI_FORTRAN_WRAPPERS
+    if (elf->fortran_mpi)
+        fprintf(stderr,
+                "weft run: '%s' calls MPI from Fortran, but this weft's MPI wrappers were built "
+                "without Open MPI's libmpi_mpifh: its Fortran MPI calls are not traced\n",
+                path);
+#endif
 #endif
     return true;
 }
@@ -342,9 +354,12 @@ static int choose_preload(const options *opt, const char *program, const weft_ru
                           weft_run_preload *preload, char **llvm_runtime)
 {
     weft_run_elf_result elf = weft__run_elf_inspect(program);
-    char mpi_why[256];
-    bool mpi = wants_mpi(opt, program, &elf, mpi_why, sizeof(mpi_why));
+    char mpi_why[320];
+    bool untraceable = false;
+    bool mpi = wants_mpi(opt, program, &elf, mpi_why, sizeof(mpi_why), &untraceable);
     int status = mpi ? add_mpi_wrappers(opt, mpi_why, libs, preload) : 0;
+    if (untraceable) /* said whatever else is preloaded */
+        fprintf(stderr, "weft run: %s\n", mpi_why);
     if (!status && opt->llvm_runtime && !(*llvm_runtime = weft__run_find_llvm_openmp())) {
         fprintf(stderr, "weft run: --openmp-runtime=llvm: LLVM's OpenMP runtime (libomp.so.5) "
                         "is not installed (Debian: libomp5)\n");
@@ -362,7 +377,7 @@ static int choose_preload(const options *opt, const char *program, const weft_ru
         return status;
 
     if (preload->count == 0 && opt->mpi == WEFT_RUN_AUTO && opt->openmp == WEFT_RUN_AUTO &&
-        openmp != WEFT_RUN_OPENMP_NO_OMPT) /* that case had its line */
+        openmp != WEFT_RUN_OPENMP_NO_OMPT && !untraceable) /* those cases had their line */
         fprintf(stderr,
                 "weft run: %s; nothing to trace, running it untraced (--mpi=yes or "
                 "--openmp=yes preloads the adapter anyway)\n",

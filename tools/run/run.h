@@ -15,8 +15,8 @@
 
 /* What the ELF inspection found out about a program file. */
 typedef enum weft_run_elf_kind {
-    WEFT_RUN_ELF_LINKS_MPI,   /* a DT_NEEDED entry names libmpi.so*; detail: that entry */
-    WEFT_RUN_ELF_NO_MPI,      /* dynamically linked, no DT_NEEDED entry names libmpi.so* */
+    WEFT_RUN_ELF_LINKS_MPI,   /* a DT_NEEDED entry names an MPI library; detail: the first */
+    WEFT_RUN_ELF_NO_MPI,      /* dynamically linked, no DT_NEEDED entry names one */
     WEFT_RUN_ELF_STATIC,      /* ELF without a dynamic section (statically linked) */
     WEFT_RUN_ELF_NOT_ELF,     /* not an ELF file; detail: "a script" for "#!" */
     WEFT_RUN_ELF_UNSUPPORTED, /* an ELF file this reader does not parse; detail: why */
@@ -28,6 +28,7 @@ typedef struct weft_run_elf_result {
     weft_run_elf_kind kind;
     char detail[160]; /* NUL-terminated, may be empty; see the kinds */
     char openmp[64];  /* the DT_NEEDED entry naming an OpenMP runtime, or "" */
+    bool fortran_mpi; /* a DT_NEEDED entry names MPI's Fortran bindings */
 } weft_run_elf_result;
 
 /* Reads the ELF file PATH (ELF64 or ELF32, in this machine's byte order) and
@@ -40,20 +41,31 @@ typedef struct weft_run_elf_result {
  * Thread-safe; prints nothing. */
 weft_run_elf_result weft__run_elf_inspect(const char *path);
 
-/* True when NEEDED, a DT_NEEDED entry, names the MPI library: its last path
- * component starts with "libmpi.so" (Open MPI's libmpi.so.40, MPICH's and
- * Intel MPI's libmpi.so.12). Helper libraries such as libmpi_mpifh.so or
- * libmpi_cxx.so do not count. */
+/* True when NEEDED, a DT_NEEDED entry, names a library of an MPI (its last
+ * path component, with or without a version suffix): Open MPI's libmpi.so,
+ * libmpi_mpifh.so (mpif.h, use mpi), libmpi_usempi_ignore_tkr.so,
+ * libmpi_usempi.so, libmpi_usempif08.so (use mpi_f08), libmpi_cxx.so;
+ * MPICH's libmpich.so, libmpichfort.so, libmpichcxx.so, libmpifort.so,
+ * libmpicxx.so (Intel MPI's libmpi.so.12 and libmpifort.so.12 too). A
+ * program built by mpif90 may need only a Fortran one. */
 bool weft__run_elf_is_mpi_library(const char *needed);
+
+/* The MPI a library of weft__run_elf_is_mpi_library belongs to, as the name
+ * of its C library: "libmpi.so" (Open MPI) or "libmpich.so" (MPICH); NULL
+ * for any other library. */
+const char *weft__run_elf_mpi_family(const char *needed);
+
+/* True for the Fortran bindings among them. */
+bool weft__run_elf_is_fortran_mpi(const char *needed);
 
 /* True when NEEDED names an OpenMP runtime: libomp.so* (LLVM), libgomp.so*
  * (GCC, which has no OMPT), libiomp5.so* (Intel). */
 bool weft__run_elf_is_openmp_runtime(const char *needed);
 
 /* Writes one sentence about RESULT for the program at PATH into BUF (cut at
- * SIZE bytes, always NUL-terminated), such as "'/bin/true' needs neither
- * libmpi.so nor libmpich.so directly: not an MPI program". Every kind but LINKS_MPI ends
- * with "not an MPI program". */
+ * SIZE bytes, always NUL-terminated), such as "'/bin/true' needs no MPI
+ * library directly: not an MPI program". Every kind but LINKS_MPI ends with
+ * "not an MPI program". */
 void weft__run_elf_describe(const char *path, const weft_run_elf_result *result, char *buf,
                             size_t size);
 

@@ -321,11 +321,13 @@ static bool check_needed(int64_t tag, uint64_t value, void *arg)
     /* Keep scanning after a find: a program may need MPI and OpenMP both. */
     if (strlen(name) < len && weft__run_elf_is_mpi_library(name) &&
         scan->result->kind != WEFT_RUN_ELF_LINKS_MPI) {
-        char openmp[sizeof(scan->result->openmp)];
-        memcpy(openmp, scan->result->openmp, sizeof(openmp));
-        *scan->result = make_result(WEFT_RUN_ELF_LINKS_MPI, "%s", name);
-        memcpy(scan->result->openmp, openmp, sizeof(openmp));
+        weft_run_elf_result found = make_result(WEFT_RUN_ELF_LINKS_MPI, "%s", name);
+        memcpy(found.openmp, scan->result->openmp, sizeof(found.openmp));
+        found.fortran_mpi = scan->result->fortran_mpi;
+        *scan->result = found;
     }
+    if (strlen(name) < len && weft__run_elf_is_fortran_mpi(name))
+        scan->result->fortran_mpi = true;
     if (strlen(name) < len && weft__run_elf_is_openmp_runtime(name) && !scan->result->openmp[0])
         snprintf(scan->result->openmp, sizeof(scan->result->openmp), "%s", name);
     return true;
@@ -396,11 +398,53 @@ static bool names_library(const char *needed, const char *prefix)
     return base[len] == '\0' || base[len] == '.';
 }
 
-/* Open MPI's and Intel MPI's libmpi.so.N, MPICH's libmpich.so.N (Debian's
- * MPICH programs need libmpich.so.12, not libmpi.so). */
+/* Every library of an MPI that a program's MPI calls can go to directly,
+ * with the MPI it belongs to: the C library (Open MPI's and Intel MPI's
+ * libmpi.so.N, Debian's MPICH libmpich.so.12) and the Fortran and C++
+ * bindings, which a program built by mpif90 or mpicxx may need without the
+ * C library (linked --as-needed, a Fortran program needs only
+ * libmpi_mpifh.so.40 or libmpi_usempif08.so.40). */
+static const struct {
+    const char *name;
+    const char *family; /* the C library's name, as WEFT_MPI_LIBRARY_NAME */
+} mpi_libraries[] = {
+    {"libmpi.so", "libmpi.so"},
+    {"libmpi_mpifh.so", "libmpi.so"},             /* Open MPI: mpif.h, use mpi */
+    {"libmpi_usempi_ignore_tkr.so", "libmpi.so"}, /* use mpi */
+    {"libmpi_usempi.so", "libmpi.so"},            /* use mpi, older Open MPI */
+    {"libmpi_usempif08.so", "libmpi.so"},         /* use mpi_f08 */
+    {"libmpi_cxx.so", "libmpi.so"},               /* the C++ bindings */
+    {"libmpich.so", "libmpich.so"},
+    {"libmpichfort.so", "libmpich.so"}, /* MPICH's Fortran bindings */
+    {"libmpichcxx.so", "libmpich.so"},
+    {"libmpifort.so", "libmpich.so"}, /* MPICH 3.1 on, Intel MPI */
+    {"libmpicxx.so", "libmpich.so"},
+};
+
+const char *weft__run_elf_mpi_family(const char *needed)
+{
+    for (size_t i = 0; i < sizeof(mpi_libraries) / sizeof(mpi_libraries[0]); i++) {
+        if (names_library(needed, mpi_libraries[i].name))
+            return mpi_libraries[i].family;
+    }
+    return NULL;
+}
+
 bool weft__run_elf_is_mpi_library(const char *needed)
 {
-    return names_library(needed, "libmpi.so") || names_library(needed, "libmpich.so");
+    return weft__run_elf_mpi_family(needed) != NULL;
+}
+
+bool weft__run_elf_is_fortran_mpi(const char *needed)
+{
+    static const char *const fortran[] = {"libmpi_mpifh.so",  "libmpi_usempi_ignore_tkr.so",
+                                          "libmpi_usempi.so", "libmpi_usempif08.so",
+                                          "libmpichfort.so",  "libmpifort.so"};
+    for (size_t i = 0; i < sizeof(fortran) / sizeof(fortran[0]); i++) {
+        if (names_library(needed, fortran[i]))
+            return true;
+    }
+    return false;
 }
 
 bool weft__run_elf_is_openmp_runtime(const char *needed)
@@ -418,8 +462,7 @@ void weft__run_elf_describe(const char *path, const weft_run_elf_result *result,
         snprintf(buf, size, "'%s' needs %s: an MPI program", path, detail);
         return;
     case WEFT_RUN_ELF_NO_MPI:
-        snprintf(buf, size,
-                 "'%s' needs neither libmpi.so nor libmpich.so directly: not an MPI program", path);
+        snprintf(buf, size, "'%s' needs no MPI library directly: not an MPI program", path);
         return;
     case WEFT_RUN_ELF_STATIC:
         snprintf(buf, size, "'%s' is statically linked: not an MPI program", path);

@@ -68,6 +68,8 @@ typedef struct weft_summary_region {
     uint64_t min_incl_ticks; /* over the locations that visited the region */
     uint64_t max_incl_ticks;
     uint64_t location_count;     /* locations that visited the region; mean = incl / this */
+    uint64_t events;             /* events recorded while it was the innermost open region on its
+                                    location, its own enters and leaves included: what it added */
     weft_summary_class paradigm; /* set by the reader */
 } weft_summary_region;
 
@@ -161,6 +163,7 @@ typedef struct weft_summary {
     uint64_t undefined_comm_count;   /* MPI events naming no defined communicator */
     uint64_t events_lost;            /* recorded, not written (weft::events_lost), summed */
     uint64_t events_lost_locations;  /* locations that lost any */
+    uint64_t unattributed_events;    /* events recorded with no region open */
     size_t region_count;
     weft_summary_region *regions; /* heaviest inclusive time first, then by name */
     weft_summary_paradigm paradigms[WEFT_SUMMARY_CLASS_COUNT];
@@ -217,6 +220,11 @@ weft_status weft__summary_enter(weft_summary_builder *builder, size_t region, ui
  * open are closed at TIME_TICKS first, each counted as unbalanced. */
 void weft__summary_leave(weft_summary_builder *builder, size_t region, uint64_t time_ticks);
 
+/* Counts one event of the current location to its innermost open region
+ * (the region just entered for an enter; call it before the leave for a
+ * leave), or to the events outside any region. */
+void weft__summary_count_event(weft_summary_builder *builder);
+
 /* An OpenMP lock was acquired at TIME_TICKS on the current location. When the
  * innermost open region is a WEFT_SUMMARY_WAIT_LOCK region, the time since
  * its enter is lock waiting. */
@@ -238,8 +246,9 @@ const weft_summary_region *weft__summary_builder_regions(const weft_summary_buil
 typedef struct weft_summary_totals {
     uint64_t root_incl_ticks;
     uint64_t unbalanced_count;
-    uint64_t first_ticks; /* earliest enter/leave seen; UINT64_MAX when none */
-    uint64_t last_ticks;  /* latest enter/leave seen; 0 when none */
+    uint64_t first_ticks;         /* earliest enter/leave seen; UINT64_MAX when none */
+    uint64_t last_ticks;          /* latest enter/leave seen; 0 when none */
+    uint64_t unattributed_events; /* counted with no region open */
 } weft_summary_totals;
 
 weft_summary_totals weft__summary_builder_totals(const weft_summary_builder *builder);

@@ -95,18 +95,18 @@ static void print_regions(FILE *out, const weft_summary *s, size_t top)
 {
     size_t shown = top == 0 || top > s->region_count ? s->region_count : top;
     fputs("name,paradigm,visits,inclusive_s,exclusive_s,inclusive_pct,min_s,mean_s,max_s,"
-          "location_count\n",
+          "location_count,events\n",
           out);
     for (size_t i = 0; i < shown; i++) {
         const weft_summary_region *r = &s->regions[i];
         double mean =
             r->location_count ? seconds(s, r->incl_ticks) / (double)r->location_count : 0.0;
         print_field(out, r->name);
-        fprintf(out, ",%s,%" PRIu64 ",%.9f,%.9f,%.3f,%.9f,%.9f,%.9f,%" PRIu64 "\n",
+        fprintf(out, ",%s,%" PRIu64 ",%.9f,%.9f,%.3f,%.9f,%.9f,%.9f,%" PRIu64 ",%" PRIu64 "\n",
                 weft__summary_class_name(r->paradigm), r->visits, seconds(s, r->incl_ticks),
                 seconds(s, r->excl_ticks), percent(r->incl_ticks, s->root_incl_ticks),
                 seconds(s, r->min_incl_ticks), mean, seconds(s, r->max_incl_ticks),
-                r->location_count);
+                r->location_count, r->events);
     }
 }
 

@@ -74,9 +74,9 @@ static weft_status collective(summary_state *s, const weft_trace_event *e)
     return WEFT_OK;
 }
 
-static weft_status on_event(weft_trace_reader *reader, const weft_trace_event *e)
+static weft_status handle_event(summary_state *s, const weft_trace_event *e)
 {
-    summary_state *s = state_of(reader);
+    weft_trace_reader *reader = &s->read;
     switch (e->kind) {
     case WEFT_TRACE_ENTER:
         return enter(s, weft__trace_find_region(reader, e->ref), e->time);
@@ -108,6 +108,21 @@ static weft_status on_event(weft_trace_reader *reader, const weft_trace_event *e
     default:
         return WEFT_OK;
     }
+}
+
+/* Every event counts to the region it was recorded in (see
+ * weft_summary_region.events): an enter to the region it opens, a leave to
+ * the region it closes, any other to the innermost open region. */
+static weft_status on_event(weft_trace_reader *reader, const weft_trace_event *e)
+{
+    summary_state *s = state_of(reader);
+    bool closes = e->kind == WEFT_TRACE_LEAVE || e->kind == WEFT_TRACE_PROGRAM_END;
+    if (closes)
+        weft__summary_count_event(s->builder);
+    weft_status status = handle_event(s, e);
+    if (!closes)
+        weft__summary_count_event(s->builder);
+    return status;
 }
 
 static weft_status begin_location(weft_trace_reader *reader)

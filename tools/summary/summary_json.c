@@ -91,11 +91,12 @@ static void print_header(FILE *out, const weft_summary *s, const char *version)
             "  \"events\": %" PRIu64 ",\n  \"unbalanced_events\": %" PRIu64 ",\n"
             "  \"undefined_region_events\": %" PRIu64 ",\n"
             "  \"undefined_communicator_events\": %" PRIu64 ",\n"
+            "  \"events_outside_regions\": %" PRIu64 ",\n"
             "  \"root_inclusive_s\": %.9f,\n  \"regions_total\": %zu,\n",
             s->timer_resolution, seconds(s, s->duration_ticks), s->location_group_count,
             s->rank_count, s->location_count, s->thread_count, s->event_count, s->unbalanced_count,
-            s->undefined_region_count, s->undefined_comm_count, seconds(s, s->root_incl_ticks),
-            s->region_count);
+            s->undefined_region_count, s->undefined_comm_count, s->unattributed_events,
+            seconds(s, s->root_incl_ticks), s->region_count);
 }
 
 static void print_regions(FILE *out, const weft_summary *s, size_t top)
@@ -111,11 +112,12 @@ static void print_regions(FILE *out, const weft_summary *s, size_t top)
         fprintf(out,
                 ", \"paradigm\": \"%s\", \"visits\": %" PRIu64 ", \"inclusive_s\": %.9f, "
                 "\"exclusive_s\": %.9f, \"inclusive_pct\": %.3f, \"min_s\": %.9f, "
-                "\"mean_s\": %.9f, \"max_s\": %.9f, \"location_count\": %" PRIu64 "}",
+                "\"mean_s\": %.9f, \"max_s\": %.9f, \"location_count\": %" PRIu64
+                ", \"events\": %" PRIu64 "}",
                 weft__summary_class_name(r->paradigm), r->visits, seconds(s, r->incl_ticks),
                 seconds(s, r->excl_ticks), percent(r->incl_ticks, s->root_incl_ticks),
                 seconds(s, r->min_incl_ticks), mean, seconds(s, r->max_incl_ticks),
-                r->location_count);
+                r->location_count, r->events);
     }
     fprintf(out, "%s],\n", shown ? "\n  " : "");
 }

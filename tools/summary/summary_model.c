@@ -167,6 +167,14 @@ void weft__summary_leave(weft_summary_builder *b, size_t region, uint64_t t)
     close_top(b, t);
 }
 
+void weft__summary_count_event(weft_summary_builder *b)
+{
+    if (b->depth > 0)
+        b->regions[b->stack[b->depth - 1].region].events++;
+    else
+        b->totals.unattributed_events++;
+}
+
 /* Only an acquisition directly inside the waiting region counts: POMP2 and
  * Score-P record it there (enter critical, acquire, enter sblock ...; enter
  * omp_set_lock, acquire, leave), and anything else open in between would

@@ -239,6 +239,7 @@ static void make_header(const summary_state *st, weft_summary *out)
     out->unbalanced_count = totals.unbalanced_count;
     out->undefined_region_count = st->undefined_region_count;
     out->undefined_comm_count = st->undefined_comm_count;
+    out->unattributed_events = totals.unattributed_events;
 }
 
 static weft_status make_summary(const summary_state *st, weft_summary *out)

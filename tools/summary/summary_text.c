@@ -251,6 +251,50 @@ static void print_io(FILE *out, const weft_summary *s)
     }
 }
 
+/* Most events first, then by name. */
+static int compare_events(const void *pa, const void *pb)
+{
+    const weft_summary_region *a = pa, *b = pb;
+    if (a->events != b->events)
+        return a->events > b->events ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+/* The regions that added the most events, for a user deciding what to
+ * leave out: at most 10 rows (TOP when smaller; all with TOP 0). */
+static void print_event_producers(FILE *out, const weft_summary *s, size_t top)
+{
+    size_t count = s->region_count;
+    size_t shown = shown_rows(count, top == 0 ? 0 : top < 10 ? top : 10);
+    weft_summary_region *sorted = malloc((count ? count : 1) * sizeof(*sorted));
+    if (!sorted)
+        return; /* an extra of the text format: without memory it is left out */
+    memcpy(sorted, s->regions, count * sizeof(*sorted));
+    qsort(sorted, count, sizeof(*sorted), compare_events);
+    fprintf(out, "\nthe regions that produced the most events (each event counted to the region "
+                 "it was\nrecorded in, its own enter and leave included): what to leave out for "
+                 "a smaller trace\n");
+    fprintf(out, "%12s %8s %10s %9s  %-11s %s\n", "events", "events %", "visits", "per visit",
+            "paradigm", "region");
+    for (size_t i = 0; i < shown; i++) {
+        const weft_summary_region *r = &sorted[i];
+        fprintf(out, "%12" PRIu64 " %8.1f %10" PRIu64 " %9.1f  %-11s ", r->events,
+                percent(r->events, s->event_count), r->visits,
+                r->visits ? (double)r->events / (double)r->visits : 0.0,
+                weft__summary_class_name(r->paradigm));
+        weft__cli_put_escaped(out, r->name);
+        fputc('\n', out);
+    }
+    if (s->unattributed_events)
+        fprintf(out, "%12" PRIu64 " %8.1f %10s %9s  %-11s (outside any region)\n",
+                s->unattributed_events, percent(s->unattributed_events, s->event_count), "", "",
+                "");
+    fprintf(out, "OpenMP kinds: WEFT_OPENMP_EVENTS=-flush,...; regions by name: a filter file "
+                 "(EXCLUDE name,\nfor OpenMP regions '!$omp?flush*'); see "
+                 "docs/CONFIGURATION.md\n");
+    free(sorted);
+}
+
 void weft__summary_print_text(FILE *out, const weft_summary *s, size_t top)
 {
     size_t shown = shown_rows(s->region_count, top);
@@ -269,4 +313,6 @@ void weft__summary_print_text(FILE *out, const weft_summary *s, size_t top)
         print_omp(out, s, top);
     if (s->io_count > 0)
         print_io(out, s);
+    if (s->region_count > 0)
+        print_event_producers(out, s, top);
 }

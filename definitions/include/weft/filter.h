@@ -38,6 +38,13 @@ weft_status weft_filter_parse(const char *text, size_t len, weft_filter **out, c
  * excluded. A NULL filter excludes nothing. */
 bool weft_filter_excludes(const weft_filter *f, const char *name, const char *file);
 
+/* True when the filter excludes the OpenMP region called NAME ("!$omp
+ * flush @lu.c:48"). Only region-name rules whose pattern starts with
+ * "!$omp" apply, the last matching one deciding: an OpenMP region is left
+ * out only where the user names OpenMP regions, never by a rule meant for
+ * functions ("EXCLUDE *"). A NULL filter excludes nothing. */
+bool weft_filter_excludes_openmp(const weft_filter *f, const char *name);
+
 /* Rules in the filter (name rules, file rules), for messages and tests. */
 size_t weft_filter_rule_count(const weft_filter *f);
 

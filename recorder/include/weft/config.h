@@ -34,6 +34,7 @@ typedef enum weft_config_type {
     WEFT_CONFIG_DURATION,
     WEFT_CONFIG_NAMES,
     WEFT_CONFIG_LIMIT,
+    WEFT_CONFIG_COUNT,
 } weft_config_type;
 
 /* clang-format off */
@@ -73,8 +74,26 @@ typedef enum weft_config_type {
     X(FILTERING_FILE, filtering_file, WEFT_CONFIG_PATH, "",                              \
       "A filter file in Score-P's syntax (SCOREP_REGION_NAMES_BEGIN / "                   \
       "SCOREP_FILE_NAMES_BEGIN blocks of INCLUDE and EXCLUDE rules with * and ? globs, "   \
-      "or the same with WEFT_): user regions it excludes are not recorded. OpenMP and "    \
-      "MPI regions are always recorded. A file that does not parse: one line, no filter.") \
+      "or the same with WEFT_): user regions it excludes are not recorded; OpenMP "        \
+      "regions only by name rules whose pattern starts with !$omp (not parallel regions "  \
+      "or tasks). MPI regions are always recorded. A file that does not parse: one line, " \
+      "no filter.")                                                                        \
+    X(OPENMP_EVENTS, openmp_events, WEFT_CONFIG_NAMES, "all",                             \
+      "The OpenMP events recorded (POMP2 and OMPT alike), comma-separated, in order: "     \
+      "all, none, a kind, or -kind to leave it out (a list starting with -kind starts "    \
+      "from all): loops, sections, single, workshare, master, critical, ordered, "         \
+      "atomic, flush, barrier, taskwait, tasks, locks, sync (atomic, critical, master, "   \
+      "flush, single, ordered, locks). Parallel regions are always recorded. Example: "    \
+      "-flush,-atomic.")                                                                   \
+    X(THROTTLE, throttle, WEFT_CONFIG_BOOL, "true",                                       \
+      "Stop recording an OpenMP region on a thread once it was entered more than "        \
+      "WEFT_THROTTLE_NUMCALLS times for less than WEFT_THROTTLE_PERCALL each on average "  \
+      "(not parallel regions or tasks); the trace stays balanced and the end of the run "  \
+      "names the regions throttled. false: record every visit.")                          \
+    X(THROTTLE_NUMCALLS, throttle_numcalls, WEFT_CONFIG_COUNT, "10000",                   \
+      "Visits of an OpenMP region on one thread recorded before throttling may stop it.") \
+    X(THROTTLE_PERCALL, throttle_percall_ns, WEFT_CONFIG_DURATION, "10us",                \
+      "Throttling stops a region whose visits took less than this on average.")          \
     X(METRIC_RUSAGE, metric_rusage, WEFT_CONFIG_NAMES, "",                               \
       "Fields of getrusage recorded at every region enter and leave, comma-separated "     \
       "(ru_utime, ru_stime, ru_maxrss, ru_minflt, ru_majflt, ru_inblock, ru_oublock, "     \
@@ -102,6 +121,10 @@ typedef struct weft_config {
     uint64_t clock_sync_interval_ns; /* 0: no syncs between MPI_Init and MPI_Finalize */
     bool clock_same_machine;         /* ranks on one machine share its clock */
     const char *filtering_file;      /* NULL: no filter */
+    const char *openmp_events;       /* NULL: all; the text as given */
+    bool throttle;                   /* stop recording short, frequent OpenMP regions */
+    uint64_t throttle_numcalls;      /* visits per thread before that may happen */
+    uint64_t throttle_percall_ns;    /* the average visit below which it happens */
     const char *metric_rusage;       /* NULL: none; the text as given */
     const char *metric_papi;         /* NULL: none; the text as given */
     bool verbose;

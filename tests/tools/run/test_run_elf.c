@@ -387,13 +387,23 @@ static void test_good_images(void **state)
     r = inspect_bytes(img.bytes, img.size);
     assert_int_equal(r.kind, WEFT_RUN_ELF_NO_MPI);
     weft__run_elf_describe("/x/app", &r, sentence, sizeof(sentence));
-    assert_string_equal(
-        sentence, "'/x/app' needs neither libmpi.so nor libmpich.so directly: not an MPI program");
+    assert_string_equal(sentence, "'/x/app' needs no MPI library directly: not an MPI program");
+    assert_false(r.fortran_mpi);
 
-    /* Only libmpi itself counts, not the helper libraries next to it. */
-    static const char *const helpers[] = {"libmpi_mpifh.so.40", "libmpi_cxx.so.40"};
-    build_elf64(&img, helpers, 2);
-    assert_int_equal(inspect_bytes(img.bytes, img.size).kind, WEFT_RUN_ELF_NO_MPI);
+    /* A Fortran program of mpif90 needs only the Fortran bindings (issue 19):
+     * an MPI program all the same, and one calling MPI from Fortran. */
+    static const char *const fortran[] = {"libgfortran.so.5", "libmpi_mpifh.so.40"};
+    build_elf64(&img, fortran, 2);
+    r = inspect_bytes(img.bytes, img.size);
+    assert_int_equal(r.kind, WEFT_RUN_ELF_LINKS_MPI);
+    assert_string_equal(r.detail, "libmpi_mpifh.so.40");
+    assert_true(r.fortran_mpi);
+    static const char *const f08[] = {"libmpi_usempif08.so.40", "libgomp.so.1"};
+    build_elf64(&img, f08, 2);
+    r = inspect_bytes(img.bytes, img.size);
+    assert_int_equal(r.kind, WEFT_RUN_ELF_LINKS_MPI);
+    assert_string_equal(r.openmp, "libgomp.so.1");
+    assert_true(r.fortran_mpi);
 
     /* No DT_NEEDED at all: not MPI, and no string table needed. */
     build_elf64(&img, NULL, 0);
@@ -500,8 +510,11 @@ static void test_mpi_library_names(void **state)
     static const struct { const char *name; bool mpi; } names[] = {
         {"libmpi.so.40", true}, {"libmpi.so.12", true}, {"libmpi.so", true},
         {"/opt/openmpi/lib/libmpi.so.40", true}, {"libmpi.so.12.1.8", true},
-        {"libmpi_mpifh.so.40", false}, {"libmpi_cxx.so.40", false}, {"libmpich.so.12", true},
-        {"libmpichfort.so.12", false},
+        {"libmpi_mpifh.so.40", true}, {"libmpi_cxx.so.40", true}, {"libmpich.so.12", true},
+        {"libmpichfort.so.12", true}, {"libmpi_usempif08.so.40", true},
+        {"libmpi_usempi_ignore_tkr.so.40", true}, {"libmpi_usempi.so.20", true},
+        {"libmpifort.so.12", true}, {"libmpichcxx.so.12", true}, {"libmpi_java.so.40", false},
+        {"libmpi_mpifhx.so", false},
         {"libmpi.sox", false}, {"libmpi.a", false}, {"/lib/libmpi.so/libc.so.6", false},
         {"xlibmpi.so.40", false}, {"", false}, {"libweft-mpi.so", false},
     };
@@ -510,6 +523,12 @@ static void test_mpi_library_names(void **state)
         if (weft__run_elf_is_mpi_library(names[i].name) != names[i].mpi)
             fail_msg("'%s' should %sbe the MPI library", names[i].name, names[i].mpi ? "" : "not ");
     }
+    /* Which MPI each belongs to (weft run matches it with its wrappers'). */
+    assert_string_equal(weft__run_elf_mpi_family("libmpi_usempif08.so.40"), "libmpi.so");
+    assert_string_equal(weft__run_elf_mpi_family("/usr/lib/libmpichfort.so.12"), "libmpich.so");
+    assert_null(weft__run_elf_mpi_family("libgfortran.so.5"));
+    assert_true(weft__run_elf_is_fortran_mpi("libmpi_mpifh.so.40"));
+    assert_false(weft__run_elf_is_fortran_mpi("libmpi.so.40"));
 }
 
 static void test_preload_value(void **state)

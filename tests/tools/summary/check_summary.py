@@ -37,10 +37,11 @@ SCHEMA = {
     "timer_resolution": int, "duration_s": float, "location_groups": int, "ranks": int,
     "locations": int, "threads": int, "events": int, "unbalanced_events": int,
     "undefined_region_events": int, "undefined_communicator_events": int,
+    "events_outside_regions": int,
     "root_inclusive_s": float, "regions_total": int,
     "regions": [{"name": str, "paradigm": str, "visits": int, "inclusive_s": float,
                  "exclusive_s": float, "inclusive_pct": float, "min_s": float,
-                 "mean_s": float, "max_s": float, "location_count": int}],
+                 "mean_s": float, "max_s": float, "location_count": int, "events": int}],
     "paradigms": [{"paradigm": str, "visits": int, "exclusive_s": float,
                    "exclusive_pct": float}],
     "mpi": {
@@ -159,6 +160,9 @@ def summarise(c, weft, trace):
     c.equal(summary["schema_version"], 1, "schema_version")
     c.equal([p["paradigm"] for p in summary["paradigms"]], PARADIGMS, "paradigm rows")
     c.equal(summary["regions_total"], len(summary["regions"]), "regions_total (all shown)")
+    # Every event is counted to one region, or to none.
+    c.equal(sum(r["events"] for r in summary["regions"]) + summary["events_outside_regions"],
+            summary["events"], "the regions' events and those outside any region")
 
     for table, (json_path, columns) in CSV_TABLES.items():
         proc, _ = run([weft, "summary", trace, "--format=csv", "--table", table],
@@ -208,6 +212,10 @@ def check_known(c, args):
     c.equal(got, [("A", 3, 0.17, 0.09, 0.02, 0.1, 3, "user"),
                   ("C", 1, 0.09, 0.07, 0.09, 0.09, 1, "user"),
                   ("B", 4, 0.08, 0.08, 0.04, 0.04, 2, "user")], "regions")
+    # A: 3 enters, 3 leaves and the buffer flush recorded inside it; B, C: their own.
+    c.equal({r["name"]: r["events"] for r in s["regions"]}, {"A": 7, "B": 8, "C": 2},
+            "events per region")
+    c.equal(s["events_outside_regions"], 0, "events outside any region")
     c.equal(s["paradigms"][0], {"paradigm": "user", "visits": 8, "exclusive_s": 0.24,
                                 "exclusive_pct": 100.0}, "user paradigm")
     c.equal(s["mpi"]["p2p_by_rank_pair"] + s["mpi"]["collectives"] + s["openmp"]["locations"],

@@ -1,0 +1,1 @@
+#define DEPENDS_N 10

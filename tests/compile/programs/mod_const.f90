@@ -1,0 +1,4 @@
+module mod_const
+  implicit none
+  integer, parameter :: factor = 2
+end module mod_const

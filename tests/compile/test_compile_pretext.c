@@ -1,0 +1,167 @@
+/* Unit tests of the rewrites of preprocessed text around OPARI2
+ * (tools/compile/compile_pretext.c, compile_cstmt.c) and of the joining of
+ * gfortran's two dependency files (compile_depfile.c). Table-driven: input
+ * text, the exact output. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "compile_depfile.h"
+#include "compile_pretext.h"
+
+typedef struct text_case {
+    const char *name;
+    const char *text;
+    const char *expected;
+    unsigned changed;
+} text_case;
+
+static void expect_text(const char *name, char *out, const char *expected)
+{
+    assert_non_null(out);
+    if (strcmp(out, expected) != 0) {
+        print_error("case '%s':\n--- got:\n%s\n--- expected:\n%s\n", name, out, expected);
+        free(out);
+        fail();
+    }
+    free(out);
+}
+
+/* clang-format off */
+static const text_case untied_c[] = {
+    {"a clause after untied gets a comma",
+     "#pragma omp task untied shared(x)\n", "#pragma omp task untied, shared(x)\n", 1},
+    {"and before it, with blanks",
+     "  #  pragma  omp  task untied  firstprivate(i) shared(x)\n",
+     "  #  pragma  omp  task untied,  firstprivate(i) shared(x)\n", 1},
+    {"untied last, or before a comma: nothing",
+     "#pragma omp task shared(x) untied\n#pragma omp task untied, if(1)\n",
+     "#pragma omp task shared(x) untied\n#pragma omp task untied, if(1)\n", 0},
+    {"not a task directive, or untied in parentheses or a longer word",
+     "#pragma omp taskloop untied grainsize(4)\n#pragma omp task shared(untied) if(untiedness)\n"
+     "int untied = 1;\n",
+     "#pragma omp taskloop untied grainsize(4)\n#pragma omp task shared(untied) if(untiedness)\n"
+     "int untied = 1;\n", 0},
+};
+
+static const text_case untied_fortran[] = {
+    {"free form, continued: the & stays",
+     "!$omp task untied &\n!$omp& shared(x)\n  x = 1\n!$omp end task\n",
+     "!$omp task untied, &\n!$omp& shared(x)\n  x = 1\n!$omp end task\n", 1},
+    {"upper case, on the continuation line",
+     "  !$OMP TASK &\n  !$OMP UNTIED FIRSTPRIVATE(I)\n",
+     "  !$OMP TASK &\n  !$OMP UNTIED, FIRSTPRIVATE(I)\n", 1},
+    {"a comment after untied",
+     "!$omp task untied ! keep it\n", "!$omp task untied, ! keep it\n", 1},
+    {"fixed form: c$omp and a continuation mark in column 6",
+     "c$omp task\nc$omp+untied shared(x)\n", "c$omp task\nc$omp+untied, shared(x)\n", 1},
+    {"another directive's continuation is not a task's",
+     "!$omp parallel &\n!$omp untied shared(x)\n!$omp task untied\n",
+     "!$omp parallel &\n!$omp untied shared(x)\n!$omp task untied\n", 0},
+};
+
+static const text_case braces[] = {
+    {"an unbraced construct before else",
+     "# 1 \"f.c\"\nvoid f(int c, int *a)\n{\n    if (c)\n#pragma omp parallel for\n"
+     "        for (int i = 0; i < 8; i++)\n            a[i] = i;\n    else\n        a[0] = 5;\n}\n",
+     "# 1 \"f.c\"\nvoid f(int c, int *a)\n{\n    if (c)\n{\n# 4 \"f.c\"\n#pragma omp parallel for\n"
+     "        for (int i = 0; i < 8; i++)\n            a[i] = i;\n}\n# 6 \"f.c\"\n\n    else\n"
+     "        a[0] = 5;\n}\n", 1},
+    {"nested constructs and a block: braced once, system flags kept",
+     "# 3 \"/usr/include/h.h\" 1 3 4\nif (c)\n#pragma omp parallel\n#pragma omp single\n"
+     "{ x(); }\nelse y();\n",
+     "# 3 \"/usr/include/h.h\" 1 3 4\nif (c)\n{\n# 4 \"/usr/include/h.h\" 3 4\n"
+     "#pragma omp parallel\n#pragma omp single\n{ x(); }\n}\n# 6 \"/usr/include/h.h\" 3 4\n"
+     "\nelse y();\n", 1},
+    {"an inner if-else belongs to the loop: nothing",
+     "# 1 \"f.c\"\n#pragma omp parallel for\nfor (i = 0; i < n; i++)\n  if (a[i]) b++;\n"
+     "  else c++;\n",
+     "# 1 \"f.c\"\n#pragma omp parallel for\nfor (i = 0; i < n; i++)\n  if (a[i]) b++;\n"
+     "  else c++;\n", 0},
+    {"do-while, strings with braces and a standalone directive: nothing",
+     "# 1 \"f.c\"\n#pragma omp barrier\nif (c)\n#pragma omp single\ndo { s(\"}\"); } while (0);\n"
+     "x = '{';\n",
+     "# 1 \"f.c\"\n#pragma omp barrier\nif (c)\n#pragma omp single\ndo { s(\"}\"); } while (0);\n"
+     "x = '{';\n", 0},
+    {"unbalanced text is left alone",
+     "# 1 \"f.c\"\nif (c)\n#pragma omp parallel\n{ x(;\nelse y();\n",
+     "# 1 \"f.c\"\nif (c)\n#pragma omp parallel\n{ x(;\nelse y();\n", 0},
+};
+/* clang-format on */
+
+static void run_untied(const text_case *cases, size_t count, bool fortran)
+{
+    for (size_t i = 0; i < count; i++) {
+        unsigned changed = 99;
+        char *out = weft__compile_untied_commas(cases[i].text, fortran, &changed);
+        assert_int_equal(changed, cases[i].changed);
+        expect_text(cases[i].name, out, cases[i].expected);
+    }
+}
+
+static void test_untied_c(void **state)
+{
+    (void)state;
+    run_untied(untied_c, sizeof(untied_c) / sizeof(untied_c[0]), false);
+}
+
+static void test_untied_fortran(void **state)
+{
+    (void)state;
+    run_untied(untied_fortran, sizeof(untied_fortran) / sizeof(untied_fortran[0]), true);
+}
+
+static void test_brace_else(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(braces) / sizeof(braces[0]); i++) {
+        unsigned changed = 99;
+        char *out = weft__compile_brace_else(braces[i].text, &changed);
+        assert_int_equal(changed, braces[i].changed);
+        expect_text(braces[i].name, out, braces[i].expected);
+    }
+}
+
+static void test_line_markers(void **state)
+{
+    (void)state;
+    const char *pre = "# 0 \"src/t.c\"\n# 1 \"/usr/include/stdio.h\" 1 3 4\n"
+                      "# 2 \"src/t.c\" 2\n# 1 \"/abs/u.h\" 1\n";
+    /* before OPARI2: relative names absolute, others untouched */
+    expect_text("absolute", weft__compile_absolute_markers(pre, "/home/b"),
+                "# 0 \"/home/b/src/t.c\"\n# 1 \"/usr/include/stdio.h\" 1 3 4\n"
+                "# 2 \"/home/b/src/t.c\" 2\n# 1 \"/abs/u.h\" 1\n");
+    /* after: back to the preprocessor's names, #line as markers with flags */
+    const char *opari = "# 0 \"/home/b/src/t.c\"\n#line 7 \"/home/b/src/t.c\"\n"
+                        "#line 40 \"/usr/include/stdio.h\"\n#line 3 \"/abs/u.h\"\n"
+                        "#line 1 \"/w/s1/t.in.c\"\n# 2 \"/home/b/src/t.c\" 2\nint x;\n";
+    expect_text("mapped", weft__compile_map_lines(opari, pre, "/home/b"),
+                "# 0 \"src/t.c\"\n# 7 \"src/t.c\"\n# 40 \"/usr/include/stdio.h\" 3 4\n"
+                "# 3 \"/abs/u.h\"\n# 1 \"/w/s1/t.in.c\"\n# 2 \"src/t.c\" 2\nint x;\n");
+}
+
+static void test_depfile_join(void **state)
+{
+    (void)state;
+    const char *headers = "x.o: ../src/x.F90 ../src/x.h \\\n /usr/include/y.h\n../src/x.h:\n"
+                          "/usr/include/y.h:\n";
+    const char *modules = "x.o: ../src/x.F90 /usr/include/y.h m.mod\n/usr/include/y.h:\nm.mod:\n";
+    expect_text("joined", weft__compile_depfile_join(headers, modules),
+                "x.o: ../src/x.F90 ../src/x.h \\\n /usr/include/y.h \\\n m.mod\n../src/x.h:\n"
+                "/usr/include/y.h:\nm.mod:\n");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_untied_c),     cmocka_unit_test(test_untied_fortran),
+        cmocka_unit_test(test_brace_else),   cmocka_unit_test(test_line_markers),
+        cmocka_unit_test(test_depfile_join),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,75 @@
+/* What `weft compile` says when an instrumented compile fails: the
+ * compiler's messages name the user's lines, but they may come from
+ * something weft made (OPARI2's rewriting, weft's own), not from the user's
+ * code. The compiler is asked quietly whether the source compiles without
+ * weft; when it does, one line says so, naming the source and the file
+ * kept for a look (the work directory is kept). */
+#include "compile.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The quiet compile of source INDEX as the user asked for it, without
+ * writing anything: -fsyntax-only, no dependency file, and gfortran's .mod
+ * files into the work directory (its -J replaced). */
+static void plain_check_command(const weft_compile_ctx *ctx, int index, weft_compile_argv *argv)
+{
+    const weft_compile_plan *plan = ctx->plan;
+    weft__compile_argv_push(argv, plan->argv[0]);
+    weft__compile_push_weft_include(argv);
+    bool fortran = plan->langs[index] == WEFT_COMPILE_LANG_FORTRAN_FIXED ||
+                   plan->langs[index] == WEFT_COMPILE_LANG_FORTRAN_FREE;
+    for (int i = 1; i < plan->argc; i++) {
+        if (plan->roles[i] != WEFT_COMPILE_ARG_FLAG || plan->uses[i] == WEFT_COMPILE_USE_DEPEND)
+            continue;
+        if (plan->uses[i] == WEFT_COMPILE_USE_MODULE_DIR) {
+            /* its modules are still found, the check's own go elsewhere */
+            const char *dir = plan->argv[i] + 2;
+            if (!*dir && i + 1 < plan->argc && plan->uses[i + 1] == WEFT_COMPILE_USE_MODULE_DIR)
+                dir = plan->argv[++i];
+            weft__compile_argv_push2(argv, "-I", dir);
+            continue;
+        }
+        weft__compile_argv_push(argv, plan->argv[i]);
+    }
+    if (fortran)
+        weft__compile_argv_push2(argv, "-J", ctx->work_dir);
+    weft__compile_argv_push(argv, "-fsyntax-only");
+    weft__compile_argv_push(argv, plan->argv[index]);
+}
+
+int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, const char *kept,
+                                  bool opari2_failed)
+{
+    const char *source = ctx->plan->argv[index];
+    int opari2_status = ctx->opari2_status;
+    ctx->opari2_status = 0;
+    if (ctx->opari1_prefix || weft__compile_signal_caught() || (opari2_failed && !opari2_status))
+        return status; /* OPARI 1's own path; interrupted; opari2 could not be started */
+    weft_compile_argv argv = {0};
+    plain_check_command(ctx, index, &argv);
+    bool compiles = weft__compile_argv_ok(&argv) &&
+                    weft__compile_exit_ok(weft__compile_run_quiet(weft__compile_argv_items(&argv)));
+    weft__compile_argv_free(&argv);
+    const char *hint = !ctx->no_preprocess && weft__compile_preprocesses(ctx->plan, index)
+                           ? "try --no-preprocess, or report it"
+                           : "report it";
+    if (opari2_failed && !compiles) {
+        fprintf(stderr, "weft compile: opari2 failed on '%s' (exit status %d)\n", source,
+                opari2_status);
+    } else if (opari2_failed) {
+        fprintf(stderr,
+                "weft compile: opari2 failed on '%s' (exit status %d), which compiles without "
+                "weft; kept what opari2 read: %s (%s)\n",
+                source, opari2_status, kept, hint);
+        ctx->keep_on_failure = true;
+    } else if (compiles) {
+        fprintf(stderr,
+                "weft compile: the instrumented copy of '%s' failed to compile, the source "
+                "itself compiles; kept the copy: %s (%s)\n",
+                source, kept, hint);
+        ctx->keep_on_failure = true;
+    }
+    return status;
+}

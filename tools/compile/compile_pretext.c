@@ -1,0 +1,365 @@
+/* The untied-clause and line-directive rewrites of preprocessed text
+ * (compile_pretext.h); the braces around constructs before an `else` are in
+ * compile_cstmt.c. Both work line by line on the text as the preprocessor
+ * wrote it. */
+#include "compile_pretext.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "compile_text.h"
+
+static size_t line_length(const char *line)
+{
+    const char *newline = strchr(line, '\n');
+    return newline ? (size_t)(newline - line) : strlen(line);
+}
+
+static bool ident_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* True when the LEN bytes at AT are WORD (case folded when FOLD), followed
+ * by no identifier character. */
+static bool word_at(const char *at, size_t len, const char *word, bool fold)
+{
+    size_t n = strlen(word);
+    if (len < n || (fold ? strncasecmp(at, word, n) : strncmp(at, word, n)) != 0)
+        return false;
+    return len == n || !ident_char(at[n]);
+}
+
+static size_t skip_blanks(const char *line, size_t i, size_t len)
+{
+    while (i < len && (line[i] == ' ' || line[i] == '\t'))
+        i++;
+    return i;
+}
+
+/* ---- untied --------------------------------------------------------------- */
+
+/* Where the directive's clauses start on a C line `#pragma omp task ...`,
+ * or 0 when the line is no task directive. */
+static size_t c_task_clauses(const char *line, size_t len)
+{
+    size_t i = skip_blanks(line, 0, len);
+    if (i >= len || line[i] != '#')
+        return 0;
+    i = skip_blanks(line, i + 1, len);
+    if (!word_at(line + i, len - i, "pragma", false))
+        return 0;
+    i = skip_blanks(line, i + 6, len);
+    if (!word_at(line + i, len - i, "omp", false))
+        return 0;
+    i = skip_blanks(line, i + 3, len);
+    return word_at(line + i, len - i, "task", false) ? i + 4 : 0;
+}
+
+/* A Fortran OpenMP directive line: where its text starts after the sentinel
+ * (and a continuation's `&`), 0 when the line is none. *CONTINUED tells a
+ * continuation line. */
+static size_t fortran_directive(const char *line, size_t len, bool *continued)
+{
+    size_t i = skip_blanks(line, 0, len);
+    bool column1 = i == 0;
+    if (len - i < 5 || line[i + 1] != '$' || strncasecmp(line + i + 2, "omp", 3) != 0)
+        return 0;
+    char s = line[i];
+    if (!(s == '!' || (column1 && (s == 'c' || s == 'C' || s == '*'))))
+        return 0;
+    i += 5;
+    *continued = false;
+    if (i < len && line[i] == '&') { /* free form: "!$omp& ..." */
+        *continued = true;
+        return i + 1;
+    }
+    if (column1 && i < len && line[i] != ' ' && line[i] != '\t' && line[i] != '0') {
+        *continued = true; /* fixed form: a mark in column 6 */
+        return i + 1;
+    }
+    return i;
+}
+
+/* True when the Fortran directive line LINE ends with `&` (before any `!`
+ * comment): the directive continues on the next line. */
+static bool fortran_continues(const char *line, size_t from, size_t len)
+{
+    size_t end = len;
+    for (size_t i = from; i < len; i++) {
+        if (line[i] == '!') {
+            end = i;
+            break;
+        }
+    }
+    while (end > from && (line[end - 1] == ' ' || line[end - 1] == '\t' || line[end - 1] == '\r'))
+        end--;
+    return end > from && line[end - 1] == '&';
+}
+
+/* Copies the clause text LINE[from, len) into OUT with a comma after each
+ * `untied` at parenthesis depth 0 that needs one. */
+static unsigned comma_untied(weft_compile_text *out, const char *line, size_t from, size_t len,
+                             bool fold)
+{
+    unsigned changed = 0;
+    int depth = 0;
+    size_t copied = from;
+    for (size_t i = from; i < len; i++) {
+        char c = line[i];
+        if (c == '(')
+            depth++;
+        else if (c == ')' && depth > 0)
+            depth--;
+        if (depth != 0 || !word_at(line + i, len - i, "untied", fold) ||
+            (i > 0 && ident_char(line[i - 1])))
+            continue;
+        size_t after = i + 6;
+        size_t next = skip_blanks(line, after, len);
+        if (next >= len || line[next] == ',' || line[next] == '\r')
+            continue;
+        weft__compile_text_put(out, line + copied, after - copied);
+        weft__compile_text_put(out, ",", 1);
+        copied = after;
+        changed++;
+    }
+    weft__compile_text_put(out, line + copied, len - copied);
+    return changed;
+}
+
+char *weft__compile_untied_commas(const char *text, bool fortran, unsigned *changed)
+{
+    weft_compile_text out = {0};
+    weft__compile_text_put(&out, "", 0);
+    unsigned count = 0;
+    bool in_task = false;   /* Fortran: the current directive is a task */
+    bool continues = false; /* Fortran: the previous directive line ended with & */
+    for (const char *line = text; *line;) {
+        size_t len = line_length(line);
+        size_t clauses = 0;
+        if (!fortran) {
+            clauses = c_task_clauses(line, len);
+        } else {
+            bool continued = false;
+            size_t at = fortran_directive(line, len, &continued);
+            if (at && (continued || continues)) {
+                clauses = in_task ? at : 0;
+            } else if (at) {
+                size_t word = skip_blanks(line, at, len);
+                in_task = word_at(line + word, len - word, "task", true);
+                clauses = in_task ? word + 4 : 0;
+            } else {
+                in_task = false;
+            }
+            continues = at && fortran_continues(line, at, len);
+        }
+        if (clauses) {
+            weft__compile_text_put(&out, line, clauses);
+            count += comma_untied(&out, line, clauses, len, fortran);
+        } else {
+            weft__compile_text_put(&out, line, len);
+        }
+        if (line[len] == '\n')
+            weft__compile_text_put(&out, "\n", 1);
+        line += len + (line[len] == '\n');
+    }
+    if (changed)
+        *changed = count;
+    if (out.failed) {
+        weft__compile_text_free(&out);
+        return NULL;
+    }
+    return out.text;
+}
+
+/* ---- #line directives back into line markers ------------------------------ */
+
+typedef struct marked_file {
+    const char *name; /* as quoted in the text, escapes kept */
+    size_t len;
+    bool system, extern_c; /* flags 3 and 4 */
+} marked_file;
+
+typedef struct marked_files {
+    marked_file *files;
+    size_t count, capacity;
+    bool failed;
+} marked_files;
+
+/* Parses a line `# N "NAME" FLAGS` (MARKER) or `#line N "NAME"`; sets the
+ * name's span and where the flags start. */
+static bool parse_line_directive(const char *line, size_t len, bool marker, const char **name,
+                                 size_t *name_len, size_t *flags)
+{
+    size_t i = 0;
+    if (len < 2 || line[0] != '#')
+        return false;
+    i = 1;
+    if (!marker) {
+        if (len < 6 || strncmp(line, "#line ", 6) != 0)
+            return false;
+        i = 6;
+    } else if (line[1] != ' ') {
+        return false;
+    }
+    i = skip_blanks(line, i, len);
+    size_t digits = i;
+    while (i < len && isdigit((unsigned char)line[i]))
+        i++;
+    if (i == digits || i >= len || line[i] != ' ')
+        return false;
+    i = skip_blanks(line, i, len);
+    if (i >= len || line[i] != '"')
+        return false;
+    size_t start = ++i;
+    while (i < len && line[i] != '"')
+        i += line[i] == '\\' && i + 1 < len ? 2 : 1;
+    if (i >= len)
+        return false;
+    *name = line + start;
+    *name_len = i - start;
+    *flags = i + 1;
+    return true;
+}
+
+static marked_file *find_file(const marked_files *set, const char *name, size_t len)
+{
+    for (size_t i = 0; i < set->count; i++) {
+        if (set->files[i].len == len && memcmp(set->files[i].name, name, len) == 0)
+            return &set->files[i];
+    }
+    return NULL;
+}
+
+static void note_marker(marked_files *set, const char *line, size_t len)
+{
+    const char *name;
+    size_t name_len, flags;
+    if (!parse_line_directive(line, len, true, &name, &name_len, &flags))
+        return;
+    marked_file *f = find_file(set, name, name_len);
+    if (!f) {
+        if (set->count == set->capacity) {
+            size_t capacity = set->capacity ? 2 * set->capacity : 32;
+            marked_file *grown = realloc(set->files, capacity * sizeof(*grown));
+            if (!grown) {
+                set->failed = true;
+                return;
+            }
+            set->files = grown;
+            set->capacity = capacity;
+        }
+        f = &set->files[set->count++];
+        *f = (marked_file){name, name_len, false, false};
+    }
+    for (size_t i = flags; i < len; i++) {
+        if (line[i] == '3' && (i + 1 == len || line[i + 1] == ' '))
+            f->system = true;
+        if (line[i] == '4' && (i + 1 == len || line[i + 1] == ' '))
+            f->extern_c = true;
+    }
+}
+
+/* The file of a marker or #line directive named NAME in OPARI2's output:
+ * CWD/REL for a relative REL of the preprocessor's markers, or NAME itself
+ * as they had it. */
+static const marked_file *original_file(const marked_files *set, const char *name, size_t name_len,
+                                        const char *cwd)
+{
+    size_t cwd_len = strlen(cwd);
+    if (name_len > cwd_len + 1 && memcmp(name, cwd, cwd_len) == 0 && name[cwd_len] == '/') {
+        const marked_file *f = find_file(set, name + cwd_len + 1, name_len - cwd_len - 1);
+        if (f && f->name[0] != '/')
+            return f;
+    }
+    return find_file(set, name, name_len);
+}
+
+/* Writes a line marker for LINE, a marker or `#line N "NAME"`: the file as
+ * the preprocessor named it, with its system-header flags, or the name as
+ * it is; a marker's own flags 1 and 2 (entering, returning) stay. */
+static void put_marker(weft_compile_text *out, const marked_files *set, const char *line,
+                       size_t len, bool marker, const char *name, size_t name_len, size_t flags,
+                       const char *cwd)
+{
+    const marked_file *f = original_file(set, name, name_len, cwd);
+    const char *number = line + (marker ? 1 : 5);
+    while (*number == ' ')
+        number++;
+    weft__compile_text_put(out, "# ", 2);
+    weft__compile_text_put(out, number, (size_t)(name - 1 - number));
+    weft__compile_text_put(out, "\"", 1);
+    if (f)
+        weft__compile_text_put(out, f->name, f->len);
+    else
+        weft__compile_text_put(out, name, name_len);
+    weft__compile_text_put(out, "\"", 1);
+    if (marker)
+        weft__compile_text_put(out, line + flags, len - flags);
+    else if (f && f->system)
+        weft__compile_text_puts(out, f->extern_c ? " 3 4" : " 3");
+}
+
+char *weft__compile_absolute_markers(const char *text, const char *cwd)
+{
+    weft_compile_text out = {0};
+    weft__compile_text_put(&out, "", 0);
+    for (const char *line = text; *line;) {
+        size_t len = line_length(line);
+        const char *name;
+        size_t name_len, flags;
+        if (line[0] == '#' && parse_line_directive(line, len, true, &name, &name_len, &flags) &&
+            name_len > 0 && name[0] != '/' && name[0] != '<') {
+            weft__compile_text_put(&out, line, (size_t)(name - line));
+            weft__compile_text_puts(&out, cwd);
+            weft__compile_text_put(&out, "/", 1);
+            weft__compile_text_put(&out, name, len - (size_t)(name - line));
+        } else {
+            weft__compile_text_put(&out, line, len);
+        }
+        if (line[len] == '\n')
+            weft__compile_text_put(&out, "\n", 1);
+        line += len + (line[len] == '\n');
+    }
+    if (out.failed) {
+        weft__compile_text_free(&out);
+        return NULL;
+    }
+    return out.text;
+}
+
+char *weft__compile_map_lines(const char *text, const char *preprocessed, const char *cwd)
+{
+    marked_files set = {0};
+    for (const char *line = preprocessed; *line;) {
+        size_t len = line_length(line);
+        if (line[0] == '#')
+            note_marker(&set, line, len);
+        line += len + (line[len] == '\n');
+    }
+    weft_compile_text out = {0};
+    weft__compile_text_put(&out, "", 0);
+    for (const char *line = text; *line;) {
+        size_t len = line_length(line);
+        const char *name;
+        size_t name_len, flags;
+        bool marker = false;
+        if (line[0] == '#' &&
+            ((marker = parse_line_directive(line, len, true, &name, &name_len, &flags)) ||
+             parse_line_directive(line, len, false, &name, &name_len, &flags)))
+            put_marker(&out, &set, line, len, marker, name, name_len, flags, cwd);
+        else
+            weft__compile_text_put(&out, line, len);
+        if (line[len] == '\n')
+            weft__compile_text_put(&out, "\n", 1);
+        line += len + (line[len] == '\n');
+    }
+    free(set.files);
+    if (out.failed || set.failed) {
+        weft__compile_text_free(&out);
+        return NULL;
+    }
+    return out.text;
+}

@@ -1,0 +1,48 @@
+/* Rewrites of preprocessed source text around OPARI2, for `weft compile`'s
+ * preprocessing path (compile_preprocess.c). The input is what the
+ * compiler's preprocessor wrote: GNU line markers (`# 12 "file.c" 1 3`)
+ * tell where each line came from. Each function returns a new malloc'ed
+ * text (NULL when out of memory) and leaves the input alone; each keeps the
+ * line numbers the compiler will report, adding line markers where it adds
+ * lines. Pure: no file is touched, so unit tests feed them any text.
+ * Private to tools/. */
+#ifndef WEFT_TOOLS_COMPILE_PRETEXT_H
+#define WEFT_TOOLS_COMPILE_PRETEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* OPARI2 2.0.7, when it makes an untied task tied, deletes `untied`, the
+ * blanks after it and one more character: "untied shared(x)" becomes
+ * "hared(x)", "untied &" loses the Fortran continuation. A comma after the
+ * clause is what it then deletes, harmlessly. Adds that comma to every
+ * `untied` clause of a task directive (C/C++ `#pragma omp task`; Fortran
+ * `!$omp task` in free form, `!$omp`/`c$omp`/`*$omp` in fixed form, and
+ * their continuation lines) that is followed by anything but a comma or the
+ * end of the line. *CHANGED counts the clauses changed. */
+char *weft__compile_untied_commas(const char *text, bool fortran, unsigned *changed);
+
+/* OPARI2 takes an `else` after an OpenMP construct that is the unbraced
+ * body of an `if` for part of the construct ("'else' without a previous
+ * 'if'"). Puts braces around every such construct of C/C++ text (the
+ * pragma line through the end of its statement), each on a line of its
+ * own followed by a line marker, so reported lines stay those of the
+ * source. *CHANGED counts the constructs braced. */
+char *weft__compile_brace_else(const char *text, unsigned *changed);
+
+/* OPARI2 names the files of relative line markers relative to the
+ * directory of the file it reads (a work directory), in the regions' source
+ * paths and its `#line` directives. Makes every relative marker name
+ * absolute, CWD/NAME (the directory the preprocessor ran in), as OPARI2
+ * would name the source it was given itself. */
+char *weft__compile_absolute_markers(const char *text, const char *cwd);
+
+/* Turns OPARI2's output TEXT back into what the compiler was given: every
+ * line marker and `#line N "NAME"` directive becomes a line marker naming
+ * the file as the preprocessor's markers in PREPROCESSED did (CWD/REL back
+ * to REL), `#line` with that file's system-header flags (3, 4), so
+ * diagnostics name files as without weft and system headers stay quiet.
+ * gfortran reads line markers without its preprocessor, `#line` not. */
+char *weft__compile_map_lines(const char *text, const char *preprocessed, const char *cwd);
+
+#endif /* WEFT_TOOLS_COMPILE_PRETEXT_H */
