@@ -4,10 +4,13 @@
  * it chooses), a fake clock (fake_clock/clock_arch.h; every read is
  * counted, so the test knows when a thread starts to wait) and no metrics.
  * Each test records on threads of its own, which end before it does, and
- * checks that every chunk's memory went back.
+ * checks that every chunk's memory went back. Locations are not reused
+ * here (weft__loc_configure's `reuse` is false, as when metrics are
+ * recorded).
  *
  * Checked: a new location (its definition, first chunk, fast path);
- * chunks handed over full and in order, the last one when the thread ends;
+ * chunks handed over full and in order, the last one when the thread ends,
+ * even empty, marked as the thread's last;
  * an event too big for a chunk; a flush; waiting for a free chunk once all
  * eight are queued, recorded as a BUFFER_FLUSH event with the wait's start
  * and end; a writer that wrote synchronously; growing while the writer is
@@ -108,8 +111,10 @@ static struct timespec deadline(void)
     return at;
 }
 
-/* Waits until location.c has read the clock `want` times (it does so only
- * when a thread starts and ends a wait for a chunk). */
+/* Waits until location.c has read the clock `want` times. It does so when
+ * a thread starts and ends a wait for a chunk, and when a thread ends (the
+ * time its location became idle); in the tests that wait here the thread
+ * waits before it can end, so the first read is the wait's start. */
 static void wait_for_clock_reads(unsigned want)
 {
     struct timespec until = deadline();
@@ -157,6 +162,30 @@ static int reset(void **state)
     queued_count = submitted = 0;
     write_at_once = held = false;
     clock_reads = 0;
+    return 0;
+}
+
+/* A test that changes the configuration says so, and `tidy` restores it. */
+static bool reconfigured;
+
+static void configure(uint64_t total_bytes, bool reuse)
+{
+    weft__loc_configure(CHUNKS * chunk_size(), total_bytes, reuse);
+    reconfigured = true;
+}
+
+/* After each test, and above all after one that failed halfway: gives back
+ * the chunks it left queued (their locations are idle, so their memory is
+ * freed) and restores the configuration, so that the next tests start from
+ * no memory in chunks and no bound. Without this, one failure made the
+ * later tests fail too, at a memory bound they did not set. */
+static int tidy(void **state)
+{
+    (void)state;
+    give_back_all();
+    if (reconfigured)
+        weft__loc_configure(CHUNKS * chunk_size(), 0, false);
+    reconfigured = false;
     return 0;
 }
 
@@ -277,8 +306,11 @@ static void check_new_location(worker *w)
 }
 
 /* 2.5 chunks of events, a flush: three chunks handed over in order, full,
- * full and half; the thread ends with an empty chunk (nothing more). Then
- * a thread that ends with events hands its last chunk over too. */
+ * full and half, none marked as the thread's last. The thread then ends
+ * with an empty chunk, which goes to the writer all the same, as the
+ * thread's last: after it the writer closes what the thread left open,
+ * before another thread may continue the location. Then a thread that ends
+ * with events hands its last chunk over with them. */
 static void test_chunks_handed_over_in_order(void **state)
 {
     (void)state;
@@ -288,21 +320,28 @@ static void test_chunks_handed_over_in_order(void **state)
     join(&w);
     assert_int_equal(weft__loc_count(), before + 1);
     assert_int_equal(w.recorded, w.events);
-    assert_int_equal(submitted, 3);
-    assert_int_equal(queued_count, 3);
+    /* Four, not three: the empty fourth is the thread's end (see above). */
+    assert_int_equal(submitted, 4);
+    assert_int_equal(queued_count, 4);
     for (size_t i = 0; i < 3; i++) {
         assert_ptr_equal(queued[i]->owner, w.loc);
         assert_int_equal(queued[i]->used, i < 2 ? CAPACITY : CAPACITY / 2);
+        assert_false(queued[i]->ends_thread);
         assert_events(queued[i], 0, queued[i]->used, 1 + i * CAPACITY);
     }
-    assert_int_equal(w.loc->chunks_handed_over, 3);
+    assert_ptr_equal(queued[3]->owner, w.loc);
+    assert_int_equal(queued[3]->used, 0);
+    assert_true(queued[3]->ends_thread);
+    assert_int_equal(w.loc->chunks_handed_over, 3); /* the empty last is not mid-run */
     finish(&w);
 
     reset(NULL);
     start(&w, record_all, CAPACITY + 3);
     join(&w);
     assert_int_equal(submitted, 2);
-    assert_int_equal(queued[1]->used, 3);           /* handed over as the thread ended */
+    assert_false(queued[0]->ends_thread);
+    assert_int_equal(queued[1]->used, 3); /* handed over as the thread ended */
+    assert_true(queued[1]->ends_thread);
     assert_int_equal(w.loc->chunks_handed_over, 1); /* the last is not mid-run */
     finish(&w);
 }
@@ -342,6 +381,7 @@ static void test_chunk_written_at_once_is_reused(void **state)
 {
     (void)state;
     write_at_once = true;
+    uint64_t before = atomic_load(&now);
     worker w;
     start(&w, record_all, 3 * CHUNKS * CAPACITY);
     join(&w);
@@ -349,7 +389,11 @@ static void test_chunk_written_at_once_is_reused(void **state)
     assert_int_equal(submitted, 3 * CHUNKS);
     assert_int_equal(w.loc->chunks_allocated, 0); /* freed at the end */
     assert_int_equal(w.loc->waits, 0);
-    assert_int_equal(clock_reads, 0);
+    /* One clock read, not none: the thread's end is timed (idle_since,
+     * which a later owner's explicit-time events start from). A wait would
+     * have read the clock twice before it. */
+    assert_int_equal(clock_reads, 1);
+    assert_int_equal(w.loc->idle_since, before + 10);
     for (size_t i = 0; i + 1 < submitted; i++)
         assert_int_equal(submitted_used[i], CAPACITY);
     finish(&w);
@@ -373,12 +417,13 @@ static void test_held_writer_grows_the_buffer(void **state)
 }
 
 /* WEFT_TOTAL_MEMORY of three chunks: the thread waits after its third,
- * although a location may have eight. (Earlier tests gave every chunk
- * back, so no other memory is counted.) */
+ * although a location may have eight. (Every earlier test's chunks were
+ * given back and freed, by `tidy` if not by the test: no other memory is
+ * counted.) */
 static void test_total_memory_bound(void **state)
 {
     (void)state;
-    weft__loc_configure(CHUNKS * chunk_size(), 3 * chunk_size(), false);
+    configure(3 * chunk_size(), false);
     worker w;
     start(&w, record_all, 3 * CAPACITY + 1);
     wait_for_clock_reads(1);
@@ -389,7 +434,6 @@ static void test_total_memory_bound(void **state)
     assert_int_equal(w.loc->waits, 1);
     assert_int_equal(w.loc->chunks_allocated, 3);
     finish(&w);
-    weft__loc_configure(CHUNKS * chunk_size(), 0, false);
 }
 
 static void create_only(worker *w)
@@ -489,13 +533,13 @@ static void test_freeze(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(test_chunks_handed_over_in_order, reset),
-        cmocka_unit_test_setup(test_waits_for_a_free_chunk, reset),
-        cmocka_unit_test_setup(test_chunk_written_at_once_is_reused, reset),
-        cmocka_unit_test_setup(test_held_writer_grows_the_buffer, reset),
-        cmocka_unit_test_setup(test_total_memory_bound, reset),
-        cmocka_unit_test_setup(test_out_of_memory_creating_a_location, reset),
-        cmocka_unit_test_setup(test_freeze, reset),
+        cmocka_unit_test_setup_teardown(test_chunks_handed_over_in_order, reset, tidy),
+        cmocka_unit_test_setup_teardown(test_waits_for_a_free_chunk, reset, tidy),
+        cmocka_unit_test_setup_teardown(test_chunk_written_at_once_is_reused, reset, tidy),
+        cmocka_unit_test_setup_teardown(test_held_writer_grows_the_buffer, reset, tidy),
+        cmocka_unit_test_setup_teardown(test_total_memory_bound, reset, tidy),
+        cmocka_unit_test_setup_teardown(test_out_of_memory_creating_a_location, reset, tidy),
+        cmocka_unit_test_setup_teardown(test_freeze, reset, tidy),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
