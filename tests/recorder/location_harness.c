@@ -3,7 +3,9 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -137,9 +139,23 @@ void test_loc_configure(uint64_t total_bytes, bool reuse)
     reconfigured = true;
 }
 
+/* Workers started and joined, by the test's main thread. */
+static unsigned workers_started, workers_joined;
+
 int test_loc_tidy(void **state)
 {
     (void)state;
+    if (workers_joined != workers_started) {
+        /* The failed test left a thread running, whose worker lived on the
+         * test's stack, now gone: giving its chunks back would let it write
+         * there, and keeping them would leave the next tests less memory. */
+        fprintf(stderr,
+                "the failed test left %u recording thread(s) running; the tests after it "
+                "are not run\n",
+                workers_started - workers_joined);
+        fflush(NULL);
+        _exit(1);
+    }
     test_loc_give_back_all();
     if (reconfigured)
         weft__loc_configure(CHUNKS * test_loc_chunk_size(), 0, false);
@@ -176,13 +192,32 @@ void test_loc_record_all(test_loc_worker *w)
 static void *worker_main(void *arg)
 {
     test_loc_worker *w = arg;
-    w->loc = weft__loc_create();
-    if (w->loc)
+    weft_loc *loc = weft__loc_create();
+    if (loc) {
+        pthread_mutex_lock(&loc->mutex);
+        w->created.chunk = loc->chunk;
+        w->created.cursor = atomic_load(&loc->cursor);
+        w->created.fast = atomic_load(&loc->fast);
+        w->created.idle = loc->idle;
+        w->created.threads = loc->threads;
+        w->created.chunks_allocated = loc->chunks_allocated;
+        pthread_mutex_unlock(&loc->mutex);
+        w->loc = loc;
         w->script(w);
+    }
+    if (w->hold) {
+        pthread_mutex_lock(&fake_mutex);
+        w->holding = true;
+        pthread_cond_broadcast(&fake_cond);
+        while (!w->released)
+            pthread_cond_wait(&fake_cond, &fake_mutex);
+        pthread_mutex_unlock(&fake_mutex);
+    }
     return NULL;
 }
 
-void test_loc_start(test_loc_worker *w, void (*script)(test_loc_worker *w), uint64_t events)
+static void start(test_loc_worker *w, void (*script)(test_loc_worker *w), uint64_t events,
+                  bool hold)
 {
     w->script = script;
     w->events = events;
@@ -190,7 +225,37 @@ void test_loc_start(test_loc_worker *w, void (*script)(test_loc_worker *w), uint
     w->stopped = false;
     w->joined = false;
     w->loc = NULL;
+    w->hold = hold;
+    w->holding = w->released = false;
     assert_int_equal(pthread_create(&w->thread, NULL, worker_main, w), 0);
+    workers_started++;
+}
+
+void test_loc_start(test_loc_worker *w, void (*script)(test_loc_worker *w), uint64_t events)
+{
+    start(w, script, events, false);
+}
+
+void test_loc_start_held(test_loc_worker *w, void (*script)(test_loc_worker *w), uint64_t events)
+{
+    start(w, script, events, true);
+    struct timespec until = deadline();
+    pthread_mutex_lock(&fake_mutex);
+    int rc = 0;
+    while (!w->holding && rc == 0)
+        rc = pthread_cond_timedwait(&fake_cond, &fake_mutex, &until);
+    bool holding = w->holding;
+    pthread_mutex_unlock(&fake_mutex);
+    if (!holding)
+        fail_msg("the recording thread never finished its script: it waits for a chunk");
+}
+
+void test_loc_release(test_loc_worker *w)
+{
+    pthread_mutex_lock(&fake_mutex);
+    w->released = true;
+    pthread_cond_broadcast(&fake_cond);
+    pthread_mutex_unlock(&fake_mutex);
 }
 
 void test_loc_join(test_loc_worker *w)
@@ -202,6 +267,7 @@ void test_loc_join(test_loc_worker *w)
     int rc = pthread_timedjoin_np(w->thread, NULL, &until);
     if (rc != 0)
         fail_msg("the recording thread did not end: it waits for a chunk (%d)", rc);
+    workers_joined++;
 }
 
 void test_loc_finish(test_loc_worker *w)

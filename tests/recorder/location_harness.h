@@ -1,5 +1,5 @@
-/* What the unit tests of recorder/location.c share (test_location.c; see
- * docs/dev/UNIT-TESTS.md).
+/* What the unit tests of recorder/location.c share (test_location.c,
+ * test_location_reuse.c; see docs/dev/UNIT-TESTS.md).
  *
  * location.c is compiled into each test with the fake clock
  * (fake_clock/clock_arch.h); this harness defines everything else
@@ -67,7 +67,9 @@ void test_loc_configure(uint64_t total_bytes, bool reuse);
  * failed halfway: gives back what it left queued (the chunks of idle
  * locations are freed then) and restores the configuration, so that the
  * next test starts with no bound it did not set and no chunk memory left
- * over. Without it one failure failed the tests after it as well. */
+ * over. Without it one failure failed the tests after it as well. A test
+ * that failed with a worker not joined ends the run here (with a line on
+ * stderr): that thread would go on beside the next tests. */
 int test_loc_tidy(void **state);
 
 /* A test run with the two above. */
@@ -85,6 +87,18 @@ struct test_loc_worker {
     uint64_t recorded; /* recorded */
     bool stopped;      /* a refill said stop */
     bool joined;
+    /* The location as weft__loc_create left it, before the script ran. */
+    struct {
+        weft_chunk *chunk;
+        weft_slot *cursor;
+        bool fast;
+        bool idle;
+        uint32_t threads;
+        uint32_t chunks_allocated;
+    } created;
+    /* test_loc_start_held: after its script the thread waits until
+     * released, so that it still owns its location while the test looks. */
+    bool hold, holding, released;
 };
 
 /* Records one ENTER at time t as the hot path does: in the current chunk if
@@ -96,6 +110,11 @@ void test_loc_record_all(test_loc_worker *w);
 
 /* Starts a worker that takes a location and runs `script` on it. */
 void test_loc_start(test_loc_worker *w, void (*script)(test_loc_worker *w), uint64_t events);
+
+/* The same, and the worker then waits (see `hold`) until released; returns
+ * once it waits. */
+void test_loc_start_held(test_loc_worker *w, void (*script)(test_loc_worker *w), uint64_t events);
+void test_loc_release(test_loc_worker *w);
 
 void test_loc_join(test_loc_worker *w);
 

@@ -7,7 +7,7 @@
  * Each test records on threads of its own, which end before it does, and
  * checks that every chunk's memory went back. Locations are not reused
  * here (weft__loc_configure's `reuse` is false, as when metrics are
- * recorded).
+ * recorded); test_location_reuse.c tests reuse.
  *
  * Checked: a new location (its definition, first chunk, fast path);
  * chunks handed over full and in order, the last one when the thread ends,
