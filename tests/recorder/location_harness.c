@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include "clock.h"
 #include "lifecycle.h"
 #include "metrics.h"
+#include "weft/alloc.h"
 #include "writer.h"
 
 test_loc_fakes fake;
@@ -58,6 +60,15 @@ void weft__metrics_thread_start(weft_loc *loc)
 void weft__metrics_thread_end(weft_loc *loc)
 {
     (void)loc;
+}
+
+void *test_loc_mmap(void *addr, size_t bytes, int prot, int flags, int fd, off_t offset)
+{
+    void *probe = weft_alloc(1);
+    if (!probe)
+        return MAP_FAILED;
+    weft_free(probe);
+    return mmap(addr, bytes, prot, flags, fd, offset);
 }
 
 uint64_t test_clock_ticks(void)

@@ -2,12 +2,15 @@
  * test_location_reuse.c; see docs/dev/UNIT-TESTS.md).
  *
  * location.c is compiled into each test with the fake clock
- * (fake_clock/clock_arch.h); this harness defines everything else
- * location.c calls outside itself: a fake writer (the test's main thread
- * holds the chunks handed over and gives them back when it chooses, oldest
- * first), a held writer and recording switch, metrics that do nothing, and
- * the clock's ticks (each read adds 10 and is counted, so the test knows
- * when a thread begins to wait).
+ * (fake_clock/clock_arch.h) and its mmap renamed to test_loc_mmap; this
+ * harness defines everything else location.c calls outside itself: a fake
+ * writer (the test's main thread holds the chunks handed over and gives
+ * them back when it chooses, oldest first), a held writer and recording
+ * switch, metrics that do nothing, and the clock's ticks (each read adds 10
+ * and is counted, so the test knows when a thread begins to wait). Chunks
+ * are mapped as in the recorder, but each mapping also counts as an
+ * allocation of weft/alloc.h, so that an out-of-memory sweep with
+ * weft_alloc_fail_after reaches a chunk that cannot be had.
  *
  * Workers are threads that take a location (weft__loc_create) and run a
  * script on it; the test joins them with a deadline, so a thread that
@@ -20,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "location.h"
 
@@ -42,6 +46,9 @@ extern test_loc_fakes fake;
 
 /* The size of one chunk, and of a location's WEFT_BUFFER_SIZE (CHUNKS). */
 uint64_t test_loc_chunk_size(void);
+
+/* location.c's mmap (see above): fails where weft_alloc would. */
+void *test_loc_mmap(void *addr, size_t bytes, int prot, int flags, int fd, off_t offset);
 
 /* Waits until location.c has read the clock `want` times (since the last
  * test_loc_reset). It does so when a thread starts and ends a wait for a

@@ -195,8 +195,9 @@ static void create_only(test_loc_worker *w)
     (void)w;
 }
 
-/* Each allocation of a location's creation failing in turn: no location,
- * nothing listed, one line on stderr; the thread records nothing. */
+/* Each allocation of a location's creation failing in turn, the mapping of
+ * its first chunk included (location_harness.h): no location, nothing
+ * listed or defined, one line on stderr; the thread records nothing. */
 static void test_out_of_memory_creating_a_location(void **state)
 {
     (void)state;
