@@ -150,23 +150,53 @@ void test_loc_configure(uint64_t total_bytes, bool reuse)
     reconfigured = true;
 }
 
-/* Workers started and joined, by the test's main thread. */
-static unsigned workers_started, workers_joined;
+/* Workers started and not joined yet, by the test's main thread. */
+enum { MAX_RUNNING = 80 };
+static test_loc_worker *running[MAX_RUNNING];
+static size_t running_count;
+
+static void forget(test_loc_worker *w)
+{
+    for (size_t i = 0; i < running_count; i++)
+        if (running[i] == w) {
+            running[i] = running[--running_count];
+            return;
+        }
+}
+
+/* Ends the workers a failed test left: releases the held ones and gives
+ * chunks back until every one has ended (a waiting one then goes on). */
+static void end_left_workers(void)
+{
+    for (size_t i = 0; i < running_count; i++)
+        test_loc_release(running[i]);
+    struct timespec until = deadline();
+    while (running_count > 0) {
+        test_loc_give_back_all();
+        for (size_t i = running_count; i-- > 0;) {
+            test_loc_worker *w = running[i];
+            if (pthread_tryjoin_np(w->thread, NULL) == 0) {
+                w->joined = true;
+                forget(w);
+            }
+        }
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        if (running_count > 0 && now.tv_sec >= until.tv_sec) {
+            /* (A thread stopped elsewhere than for a chunk or its release.) */
+            fprintf(stderr, "the failed test left %zu recording thread(s) that do not end\n",
+                    running_count);
+            fflush(NULL);
+            _exit(1);
+        }
+        nanosleep(&(struct timespec){0, 1000 * 1000}, NULL);
+    }
+}
 
 int test_loc_tidy(void **state)
 {
     (void)state;
-    if (workers_joined != workers_started) {
-        /* The failed test left a thread running, whose worker lived on the
-         * test's stack, now gone: giving its chunks back would let it write
-         * there, and keeping them would leave the next tests less memory. */
-        fprintf(stderr,
-                "the failed test left %u recording thread(s) running; the tests after it "
-                "are not run\n",
-                workers_started - workers_joined);
-        fflush(NULL);
-        _exit(1);
-    }
+    end_left_workers();
     test_loc_give_back_all();
     if (reconfigured)
         weft__loc_configure(CHUNKS * test_loc_chunk_size(), 0, false);
@@ -227,6 +257,18 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+static bool on_this_stack(const void *p)
+{
+    pthread_attr_t attr;
+    void *low;
+    size_t size;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0)
+        return false;
+    int rc = pthread_attr_getstack(&attr, &low, &size);
+    pthread_attr_destroy(&attr);
+    return rc == 0 && (const char *)p >= (const char *)low && (const char *)p < (char *)low + size;
+}
+
 static void start(test_loc_worker *w, void (*script)(test_loc_worker *w), uint64_t events,
                   bool hold)
 {
@@ -238,8 +280,11 @@ static void start(test_loc_worker *w, void (*script)(test_loc_worker *w), uint64
     w->loc = NULL;
     w->hold = hold;
     w->holding = w->released = false;
+    if (on_this_stack(w))
+        fail_msg("a worker must be static: the teardown of a failed test still uses it");
+    assert_true(running_count < MAX_RUNNING);
     assert_int_equal(pthread_create(&w->thread, NULL, worker_main, w), 0);
-    workers_started++;
+    running[running_count++] = w;
 }
 
 void test_loc_start(test_loc_worker *w, void (*script)(test_loc_worker *w), uint64_t events)
@@ -278,7 +323,7 @@ void test_loc_join(test_loc_worker *w)
     int rc = pthread_timedjoin_np(w->thread, NULL, &until);
     if (rc != 0)
         fail_msg("the recording thread did not end: it waits for a chunk (%d)", rc);
-    workers_joined++;
+    forget(w);
 }
 
 void test_loc_finish(test_loc_worker *w)

@@ -71,12 +71,12 @@ int test_loc_reset(void **state);
 void test_loc_configure(uint64_t total_bytes, bool reuse);
 
 /* cmocka test teardown, for a test that passed and above all one that
- * failed halfway: gives back what it left queued (the chunks of idle
+ * failed halfway: ends the workers it left (releases them, gives chunks
+ * back until they end), gives back what it left queued (the chunks of idle
  * locations are freed then) and restores the configuration, so that the
- * next test starts with no bound it did not set and no chunk memory left
- * over. Without it one failure failed the tests after it as well. A test
- * that failed with a worker not joined ends the run here (with a line on
- * stderr): that thread would go on beside the next tests. */
+ * next test starts with no thread, no bound it did not set and no chunk
+ * memory left over. Without it one failure failed the tests after it as
+ * well. A worker that does not end within 30 s ends the run. */
 int test_loc_tidy(void **state);
 
 /* A test run with the two above. */
@@ -115,7 +115,9 @@ bool test_loc_record(weft_loc *loc, uint64_t t);
 /* A script: records w->events ENTERs at times 1, 2, ... */
 void test_loc_record_all(test_loc_worker *w);
 
-/* Starts a worker that takes a location and runs `script` on it. */
+/* Starts a worker that takes a location and runs `script` on it. The
+ * worker must be static (checked): after a failed test, test_loc_tidy
+ * still uses it. */
 void test_loc_start(test_loc_worker *w, void (*script)(test_loc_worker *w), uint64_t events);
 
 /* The same, and the worker then waits (see `hold`) until released; returns

@@ -68,7 +68,7 @@ static void test_chunks_handed_over_in_order(void **state)
 {
     (void)state;
     uint32_t before = weft__loc_count();
-    test_loc_worker w;
+    static test_loc_worker w;
     test_loc_start(&w, check_new_location, 2 * CAPACITY + CAPACITY / 2);
     test_loc_join(&w);
     assert_int_equal(weft__loc_count(), before + 1);
@@ -105,7 +105,7 @@ static void test_chunks_handed_over_in_order(void **state)
 static void test_waits_for_a_free_chunk(void **state)
 {
     (void)state;
-    test_loc_worker w;
+    static test_loc_worker w;
     test_loc_start(&w, test_loc_record_all, CHUNKS * CAPACITY + 5);
     test_loc_wait_for_clock_reads(1); /* the wait's start: all eight are queued */
     assert_int_equal(fake.queued_count, CHUNKS);
@@ -136,7 +136,7 @@ static void test_chunk_written_at_once_is_reused(void **state)
     (void)state;
     fake.write_at_once = true;
     uint64_t before = atomic_load(&fake.now);
-    test_loc_worker w;
+    static test_loc_worker w;
     test_loc_start(&w, test_loc_record_all, 3 * CHUNKS * CAPACITY);
     test_loc_join(&w);
     assert_int_equal(w.recorded, w.events);
@@ -159,7 +159,7 @@ static void test_held_writer_grows_the_buffer(void **state)
 {
     (void)state;
     fake.held = true;
-    test_loc_worker w;
+    static test_loc_worker w;
     test_loc_start(&w, test_loc_record_all, 12 * CAPACITY);
     test_loc_join(&w);
     assert_int_equal(w.recorded, w.events);
@@ -178,7 +178,7 @@ static void test_total_memory_bound(void **state)
 {
     (void)state;
     test_loc_configure(3 * test_loc_chunk_size(), false);
-    test_loc_worker w;
+    static test_loc_worker w;
     test_loc_start(&w, test_loc_record_all, 3 * CAPACITY + 1);
     test_loc_wait_for_clock_reads(1);
     assert_int_equal(fake.queued_count, 3);
@@ -205,7 +205,7 @@ static void test_out_of_memory_creating_a_location(void **state)
         uint32_t before = weft__loc_count();
         uint32_t defined = weft_registry_location_count(weft_defs_global());
         weft_alloc_fail_after(fail_at);
-        test_loc_worker w;
+        static test_loc_worker w;
         test_loc_start(&w, create_only, 0);
         test_loc_join(&w);
         weft_alloc_fail_after(-1);
@@ -255,7 +255,7 @@ static void test_freeze(void **state)
 {
     (void)state;
     pthread_barrier_init(&frozen_step, NULL, 2);
-    test_loc_worker waiting, mid_chunk;
+    static test_loc_worker waiting, mid_chunk;
     test_loc_start(&waiting, test_loc_record_all, CHUNKS * CAPACITY + 1);
     test_loc_wait_for_clock_reads(1);
     test_loc_start(&mid_chunk, record_around_freeze, 0);

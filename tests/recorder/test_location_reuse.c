@@ -114,7 +114,7 @@ static void test_ended_thread_leaves_its_location_to_the_next(void **state)
     test_loc_configure(0, true);
     uint32_t locations = weft__loc_count();
     uint32_t defined = weft_registry_location_count(weft_defs_global());
-    test_loc_worker first, next;
+    static test_loc_worker first, next;
     weft_loc *loc = end_with_two_free_chunks(&first);
     uint32_t number = loc->thread_number;
     assert_true(number > 0);
@@ -174,7 +174,7 @@ static void test_without_reuse_an_ended_thread_keeps_no_chunk(void **state)
 {
     (void)state;
     test_loc_configure(0, false);
-    test_loc_worker first, next;
+    static test_loc_worker first, next;
     weft_loc *loc = end_with_two_free_chunks(&first);
     /* Both free chunks unmapped at its end; only the queued one is left. */
     assert_null(loc->free_chunks);
@@ -203,7 +203,7 @@ static void test_idle_location_with_every_chunk_queued_is_skipped(void **state)
 {
     (void)state;
     test_loc_configure(0, true);
-    test_loc_worker first, second, third;
+    static test_loc_worker first, second, third;
     test_loc_start(&first, test_loc_record_all, (CHUNKS - 1) * CAPACITY + 1);
     test_loc_join(&first);
     weft_loc *loc = first.loc;
