@@ -56,7 +56,7 @@ for entry in "$@"; do
     built=$((built + 1))
     ctc_strings "$dir/default.o" >"$dir/default.ctc"
     ctc_strings "$dir/old.o" >"$dir/old.ctc"
-    if comm -23 "$dir/default.ctc" "$dir/old.ctc" | grep -q .; then
+    if [ -n "$(comm -23 "$dir/default.ctc" "$dir/old.ctc")" ]; then
         fail "$name: constructs only the preprocessed way instruments (or differently):"
         comm -23 "$dir/default.ctc" "$dir/old.ctc"
     fi
