@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "journal.h"
 #include "weft/alloc.h"
 #include "weft/log.h"
 #include "weft/unify.h"
@@ -17,9 +18,8 @@
 static OTF2_Archive *archive;
 static char directory[4096];
 
-/* OTF2 buffers events in chunks of this size per location. */
-#define OTF2_EVENT_CHUNK_BYTES (1024 * 1024)
-#define OTF2_DEF_CHUNK_BYTES (4 * 1024 * 1024)
+#define OTF2_EVENT_CHUNK_BYTES WEFT_OTF2_EVENT_CHUNK_BYTES
+#define OTF2_DEF_CHUNK_BYTES WEFT_OTF2_DEF_CHUNK_BYTES
 
 /* OTF2's own memory pool keeps up to 128 MiB of chunks per location before
  * it writes any; weft's allocator hands out WEFT_OTF2_EVENT_CHUNKS_HELD
@@ -84,7 +84,11 @@ uint64_t weft__archive_pending_bytes(uint32_t event_writers)
 static OTF2_FlushType pre_flush(void *user_data, OTF2_FileType file_type,
                                 OTF2_LocationRef location, void *caller_data, bool final)
 {
-    (void)user_data, (void)file_type, (void)location, (void)caller_data, (void)final;
+    (void)user_data, (void)location, (void)caller_data, (void)final;
+    /* Events reach the disk only after their definitions reached the
+     * journal (journal.c). */
+    if (file_type == OTF2_FILETYPE_EVENTS)
+        weft__journal_before_flush();
     return OTF2_FLUSH;
 }
 
@@ -230,6 +234,12 @@ OTF2_Archive *weft__archive_get(void)
 void weft__archive_forget(void)
 {
     archive = NULL;
+}
+
+void weft__archive_forget_all(void)
+{
+    archive = NULL;
+    directory[0] = '\0';
 }
 
 const char *weft__archive_directory(void)

@@ -38,6 +38,15 @@ OTF2_Archive *weft__archive_get(void);
  * every rank: closing would wait for the others). Leaks it on purpose. */
 void weft__archive_forget(void);
 
+/* In a fork()ed child: neither the archive nor the directory is its own. */
+void weft__archive_forget_all(void);
+
+/* OTF2 buffers events in chunks of this size per location, definitions in
+ * chunks of the other (the recovery journal records both: a reader of the
+ * event files needs them). */
+#define WEFT_OTF2_EVENT_CHUNK_BYTES (1024 * 1024)
+#define WEFT_OTF2_DEF_CHUNK_BYTES (4 * 1024 * 1024)
+
 /* Event chunks OTF2 may hold per location before it must write them. */
 #define WEFT_OTF2_EVENT_CHUNKS_HELD 4
 

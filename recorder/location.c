@@ -9,6 +9,7 @@
 #include "clock.h"
 #include "lifecycle.h"
 #include "metrics.h"
+#include "signals.h"
 #include "weft/log.h"
 #include "weft/alloc.h"
 #include "writer.h"
@@ -36,6 +37,9 @@ static uint32_t next_thread_number = 1; /* 0 is the main thread's */
 
 /* Runs weft__loc_thread_exit when a recording thread ends. */
 static pthread_key_t exit_key;
+
+/* Threads whose location could not be made (out of memory). */
+static atomic_uint_fast64_t create_failures;
 
 static void thread_exit(void *arg);
 
@@ -116,16 +120,29 @@ weft_loc *weft__loc_create(void)
 
     pthread_setspecific(exit_key, loc);
     weft__tls_loc = loc;
+    weft__signals_thread_start();
     weft__metrics_thread_start(loc);
     weft__loc_update_fast(loc);
     return loc;
 
 fail:
     /* The location stays unregistered: a partly built one is not listed,
-     * so nothing else can reach it. */
+     * so nothing else can reach it. Said once; finalisation gives the
+     * count (weft__loc_report_failures). */
     weft_free(loc);
-    weft_log_error("out of memory creating the buffer of a thread; its events are not recorded");
+    if (atomic_fetch_add(&create_failures, 1) == 0)
+        weft_log_error("out of memory creating the buffer of a thread; its events are not "
+                       "recorded");
     return NULL;
+}
+
+void weft__loc_report_failures(void)
+{
+    uint64_t failures = atomic_exchange(&create_failures, 0);
+    if (failures > 1)
+        weft_log_error("out of memory creating the buffer of a thread: %llu threads in all "
+                       "recorded no events",
+                       (unsigned long long)failures);
 }
 
 /* Hands the current chunk to the writer (or keeps it for reuse when it is
@@ -292,6 +309,7 @@ static void thread_exit(void *arg)
     atomic_store_explicit(&loc->fast, false, memory_order_relaxed);
     weft__metrics_thread_end(loc);
     weft__pause_free(&loc->pause);
+    weft__signals_thread_end();
     weft__tls_loc = NULL;
 }
 
@@ -380,4 +398,18 @@ uint32_t weft__loc_count(void)
     uint32_t count = list_count;
     pthread_mutex_unlock(&list_mutex);
     return count;
+}
+
+void weft__loc_forget_all(void)
+{
+    /* Not freed: the memory may be in any state another (vanished) thread
+     * left it in. Its pages are the parent's, shared until written. */
+    pthread_mutex_init(&list_mutex, NULL);
+    atomic_store(&list_head, NULL);
+    list_tail = NULL;
+    list_count = 0;
+    next_thread_number = 1;
+    atomic_store(&memory_in_chunks, 0);
+    pthread_setspecific(exit_key, NULL);
+    weft__tls_loc = NULL;
 }

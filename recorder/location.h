@@ -142,4 +142,12 @@ void weft__loc_for_each(void (*fn)(weft_loc *loc, void *context), void *context)
 /* Locations created so far. */
 uint32_t weft__loc_count(void);
 
+/* When more than one thread could not get a location (out of memory; the
+ * first said so at once): one line with the count. */
+void weft__loc_report_failures(void);
+
+/* In a fork()ed child: the parent's locations are not the child's; the
+ * calling thread gets a new one at its next event. */
+void weft__loc_forget_all(void);
+
 #endif /* WEFT_RECORDER_LOCATION_H */

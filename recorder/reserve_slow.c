@@ -1,19 +1,27 @@
 /* The slow path of every event; see reserve_slow.h. */
 #include "reserve_slow.h"
 
+#include <errno.h>
+
 #include "clock.h"
 #include "lifecycle.h"
 #include "metrics.h"
 
-weft_slot *weft__reserve_slow(uint8_t kind, uint32_t ref, size_t slots, weft_loc **loc_out,
-                              uint64_t *time)
+/* The calling thread could not get a location (out of memory): it records
+ * nothing rather than try again at every event. */
+static __thread bool without_location;
+
+static weft_slot *reserve(uint8_t kind, uint32_t ref, size_t slots, weft_loc **loc_out,
+                         uint64_t *time)
 {
     bool paused;
     if (!weft__gate_slow(&paused))
         return NULL;
     weft_loc *loc = weft__tls_loc;
-    if (!loc && !(loc = weft__loc_create()))
+    if (!loc && (without_location || !(loc = weft__loc_create()))) {
+        without_location = true;
         return NULL;
+    }
     bool admitted = weft__pause_admit(&loc->pause, kind, ref, paused);
     weft__loc_update_fast(loc);
     if (!admitted)
@@ -40,5 +48,17 @@ weft_slot *weft__reserve_slow(uint8_t kind, uint32_t ref, size_t slots, weft_loc
         at += metric_slots;
     }
     *loc_out = loc;
+    return at;
+}
+
+/* The program's errno is its own: starting the recorder (files, threads),
+ * creating a location or waiting for a buffer must not change what the
+ * program sees after an event. */
+weft_slot *weft__reserve_slow(uint8_t kind, uint32_t ref, size_t slots, weft_loc **loc_out,
+                              uint64_t *time)
+{
+    int saved_errno = errno;
+    weft_slot *at = reserve(kind, ref, slots, loc_out, time);
+    errno = saved_errno;
     return at;
 }

@@ -6,6 +6,7 @@
 #include <sys/statvfs.h>
 
 #include "archive.h"
+#include "journal.h"
 #include "otf2_events.h"
 #include "lifecycle.h"
 #include "program.h"
@@ -20,6 +21,14 @@ static bool failed; /* the output is broken: count, do not write */
 static bool out_of_space; /* the disk is nearly full: count, write only the end */
 static bool archive_tried;
 static uint32_t event_writers; /* opened so far */
+/* How the recording ends (weft__sink_set_end): events after end_cut are not
+ * written, what is open is closed then, ProgramEnd carries end_status. */
+static uint64_t end_cut = UINT64_MAX;
+static uint64_t end_status = WEFT_EXIT_STATUS_UNKNOWN;
+static uint32_t end_signal;
+/* This process is a fork()ed child: its master thread may close scopes the
+ * parent opened (fork_child.c); such closings are left out. */
+static bool forked_child;
 
 void weft__sink_configure(const weft_config *cfg)
 {
@@ -27,6 +36,26 @@ void weft__sink_configure(const weft_config *cfg)
 }
 
 static void fail_output(void);
+
+void weft__sink_set_end(uint64_t cut_time, uint64_t exit_status, uint32_t signal)
+{
+    pthread_mutex_lock(&sink_mutex);
+    end_cut = cut_time;
+    end_status = exit_status;
+    end_signal = signal;
+    pthread_mutex_unlock(&sink_mutex);
+}
+
+void weft__sink_forget(void)
+{
+    pthread_mutex_init(&sink_mutex, NULL);
+    failed = out_of_space = archive_tried = false;
+    event_writers = 0;
+    end_cut = UINT64_MAX;
+    end_status = WEFT_EXIT_STATUS_UNKNOWN;
+    end_signal = 0;
+    forked_child = true;
+}
 
 void weft__sink_archive_opened(bool ok)
 {
@@ -75,13 +104,18 @@ static void begin_program(weft_loc *loc, OTF2_EvtWriter *w)
         write_own_event(loc, w, &e);
 }
 
-/* ... and end with its end, after everything else, at the end of the run. */
+/* ... and end with its end, after everything else, at the end of the run
+ * (or at the signal that ended it, with the status it gives). */
 static void end_program(weft_loc *loc)
 {
     weft_event e;
     if (loc->thread_number == 0 && loc->evt_writer && !failed &&
-        weft__program_end_event(&e, loc->last_time))
+        weft__program_end_event(&e, loc->last_time)) {
+        if (end_cut != UINT64_MAX)
+            e.time = end_cut > loc->last_time ? end_cut : loc->last_time;
+        e.bytes = end_status;
         write_own_event(loc, loc->evt_writer, &e);
+    }
 }
 
 static OTF2_EvtWriter *evt_writer_of(weft_loc *loc)
@@ -94,6 +128,7 @@ static OTF2_EvtWriter *evt_writer_of(weft_loc *loc)
             fail_output();
             return NULL;
         }
+        weft__journal_open(weft__archive_directory(), 0);
     }
     weft_location_def def;
     weft_registry_location_get(weft_defs_global(), loc->def, &def);
@@ -122,32 +157,72 @@ static void note_team_member(weft_loc *loc, uint32_t team, uint16_t thread_in_te
         loc->last_team = team;
 }
 
+/* A closing to leave out: one of a scope the parent of a fork()ed child
+ * opened before the fork. */
+static bool closes_nothing(weft_loc *loc, weft_scope_kind kind, uint32_t id)
+{
+    return !weft__scopes_close(&loc->open, kind, id) && forked_child && loc->thread_number == 0;
+}
+
+/* Forks and locks are scopes too: a fork without its join (a thread that
+ * called exit() inside a parallel region) or a lock still held at the end
+ * is closed like a region (open_scopes.h). Returns false for an event to
+ * leave out (closes_nothing). */
+static bool track_scope(weft_loc *loc, const weft_slot *s)
+{
+    switch (s->head.kind) {
+    case WEFT_EVENT_THREAD_TEAM_BEGIN:
+        note_team_member(loc, s->head.ref, s->head.count);
+        weft__scopes_open(&loc->open, (weft_scope){.kind = WEFT_SCOPE_TEAM, .id = s->head.ref});
+        return true;
+    case WEFT_EVENT_THREAD_TEAM_END:
+        return !closes_nothing(loc, WEFT_SCOPE_TEAM, s->head.ref);
+    case WEFT_EVENT_THREAD_FORK:
+        weft__scopes_open(&loc->open, (weft_scope){.kind = WEFT_SCOPE_FORK, .small = s->head.small});
+        return true;
+    case WEFT_EVENT_THREAD_JOIN:
+        return !closes_nothing(loc, WEFT_SCOPE_FORK, 0);
+    case WEFT_EVENT_LOCK_ACQUIRE:
+        weft__scopes_open(&loc->open, (weft_scope){.kind = WEFT_SCOPE_LOCK,
+                                                   .id = s->head.ref,
+                                                   .small = s->head.small,
+                                                   .extra = (uint32_t)s[1].word[0]});
+        return true;
+    case WEFT_EVENT_LOCK_RELEASE:
+        return !closes_nothing(loc, WEFT_SCOPE_LOCK, s->head.ref);
+    default:
+        return true;
+    }
+}
+
 /* Writes one event starting at slots[0] of `available`; returns the slots
- * it took (0: not a valid event) and stores OTF2's verdict in *code.
- * Enter and leave, nearly all events, skip the general decoder. */
+ * it took (0: not a valid event), stores OTF2's verdict in *code and
+ * whether the event was written (not left out) in *kept. Enter and leave,
+ * nearly all events, skip the general decoder. */
 static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots, size_t available,
-                        OTF2_ErrorCode *code)
+                        OTF2_ErrorCode *code, bool *kept)
 {
     const weft_slot *s = slots;
+    *code = OTF2_SUCCESS;
+    *kept = true;
     if (s->head.kind == WEFT_EVENT_ENTER) {
-        weft__scopes_open(&loc->open, WEFT_SCOPE_REGION, s->head.ref);
+        weft__scopes_open(&loc->open, (weft_scope){.kind = WEFT_SCOPE_REGION, .id = s->head.ref});
         *code = OTF2_EvtWriter_Enter(w, NULL, s->head.time, s->head.ref);
         return 1;
     }
     if (s->head.kind == WEFT_EVENT_LEAVE) {
-        weft__scopes_close(&loc->open, WEFT_SCOPE_REGION, s->head.ref);
-        *code = OTF2_EvtWriter_Leave(w, NULL, s->head.time, s->head.ref);
+        if (closes_nothing(loc, WEFT_SCOPE_REGION, s->head.ref))
+            *kept = false;
+        else
+            *code = OTF2_EvtWriter_Leave(w, NULL, s->head.time, s->head.ref);
         return 1;
-    }
-    if (s->head.kind == WEFT_EVENT_THREAD_TEAM_BEGIN) {
-        note_team_member(loc, s->head.ref, s->head.count);
-        weft__scopes_open(&loc->open, WEFT_SCOPE_TEAM, s->head.ref);
-    } else if (s->head.kind == WEFT_EVENT_THREAD_TEAM_END) {
-        weft__scopes_close(&loc->open, WEFT_SCOPE_TEAM, s->head.ref);
     }
     weft_event e;
     size_t used = weft__event_decode(slots, available, &e);
-    *code = used ? weft__otf2_write_event(w, &e) : OTF2_SUCCESS;
+    if (used && !track_scope(loc, s))
+        *kept = false;
+    else if (used)
+        *code = weft__otf2_write_event(w, &e);
     return used;
 }
 
@@ -192,8 +267,11 @@ static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
     size_t at = 0;
     uint64_t written = 0;
     while (w && at < count) {
+        if (slots[at].head.time > end_cut)
+            break; /* after the signal that ended the program */
         OTF2_ErrorCode code;
-        size_t used = write_one(loc, w, slots + at, count - at, &code);
+        bool kept;
+        size_t used = write_one(loc, w, slots + at, count - at, &code, &kept);
         if (code != OTF2_SUCCESS) {
             weft_log_error("writing the trace failed: %s (%s); recording stops, the program "
                            "continues",
@@ -203,14 +281,17 @@ static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
         }
         if (used == 0)
             break; /* cannot happen: the slots were encoded by weft itself */
-        if (written == 0 && loc->events_written == 0)
-            loc->first_time = slots[at].head.time;
-        loc->last_time = slots[at].head.time;
+        if (kept) {
+            if (written == 0 && loc->events_written == 0)
+                loc->first_time = slots[at].head.time;
+            loc->last_time = slots[at].head.time;
+            written++;
+        }
         at += used;
-        written++;
     }
     loc->events_written += written;
-    loc->events_lost += count_events(slots + at, count - at);
+    if (at < count && slots[at].head.time <= end_cut)
+        loc->events_lost += count_events(slots + at, count - at);
 }
 
 void weft__sink_write(weft_loc *loc, const weft_slot *slots, size_t count)
@@ -225,23 +306,38 @@ static void add_property(weft_loc *loc, const char *name, uint64_t value)
     weft_registry_location_property(weft_defs_global(), loc->def, name, value);
 }
 
-/* Closes, innermost first, the regions and teams still open on loc, at its
- * last timestamp (see open_scopes.h); returns how many. */
+static OTF2_ErrorCode close_scope(OTF2_EvtWriter *w, const weft_scope *scope, uint64_t t)
+{
+    switch (scope->kind) {
+    case WEFT_SCOPE_REGION:
+        return OTF2_EvtWriter_Leave(w, NULL, t, scope->id);
+    case WEFT_SCOPE_TEAM:
+        return OTF2_EvtWriter_ThreadTeamEnd(w, NULL, t, scope->id);
+    case WEFT_SCOPE_FORK:
+        return OTF2_EvtWriter_ThreadJoin(w, NULL, t, weft_paradigm_to_otf2(scope->small));
+    default:
+        return OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t, weft_paradigm_to_otf2(scope->small),
+                                                scope->id, scope->extra);
+    }
+}
+
+/* Closes, innermost first, the regions, teams, forks and locks still open
+ * on loc, at its last timestamp or at the signal that ended the program
+ * (see open_scopes.h); returns how many. */
 static uint64_t close_open_scopes(weft_loc *loc)
 {
     uint64_t closed = 0;
-    weft_scope_kind kind;
-    uint32_t id;
-    while (weft__scopes_pop(&loc->open, &kind, &id)) {
+    uint64_t t = loc->last_time;
+    if (end_cut != UINT64_MAX && end_cut > t)
+        t = end_cut;
+    weft_scope scope;
+    while (weft__scopes_pop(&loc->open, &scope)) {
         OTF2_EvtWriter *w = failed ? NULL : loc->evt_writer;
-        if (!w)
-            continue;
-        OTF2_ErrorCode code = kind == WEFT_SCOPE_REGION
-                                  ? OTF2_EvtWriter_Leave(w, NULL, loc->last_time, id)
-                                  : OTF2_EvtWriter_ThreadTeamEnd(w, NULL, loc->last_time, id);
-        if (code == OTF2_SUCCESS)
+        if (w && close_scope(w, &scope, t) == OTF2_SUCCESS)
             closed++;
     }
+    if (closed)
+        loc->last_time = t;
     weft__scopes_free(&loc->open);
     loc->events_written += closed;
     return closed;
@@ -268,6 +364,8 @@ static void finish_location(weft_loc *loc, void *context)
     add_property(loc, "weft::events_lost", loc->events_lost);
     if (closed)
         add_property(loc, "weft::scopes_closed_at_end", closed);
+    if (end_signal)
+        add_property(loc, "weft::ended_by_signal", end_signal);
 
     if (loc->events_written) {
         if (totals->events_written == 0 || loc->first_time < totals->first_time)
