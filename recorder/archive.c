@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "disk_reserve.h"
 #include "journal.h"
 #include "weft/alloc.h"
 #include "weft/log.h"
@@ -84,11 +85,14 @@ uint64_t weft__archive_pending_bytes(uint32_t event_writers)
 static OTF2_FlushType pre_flush(void *user_data, OTF2_FileType file_type,
                                 OTF2_LocationRef location, void *caller_data, bool final)
 {
-    (void)user_data, (void)location, (void)caller_data, (void)final;
+    (void)user_data, (void)caller_data, (void)final;
     /* Events reach the disk only after their definitions reached the
-     * journal (journal.c). */
-    if (file_type == OTF2_FILETYPE_EVENTS)
+     * journal (journal.c), and into space no other process can take
+     * (disk_reserve.c). */
+    if (file_type == OTF2_FILETYPE_EVENTS) {
         weft__journal_before_flush();
+        weft__disk_reserve_before_flush(location);
+    }
     return OTF2_FLUSH;
 }
 

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "archive.h"
+#include "disk_reserve.h"
 #include "job_internal.h"
 #include "journal.h"
 #include "lifecycle.h"
@@ -93,6 +94,7 @@ void weft__fork_after_in_child(void)
     weft__sink_forget();
     weft__archive_forget_all();
     weft__journal_forget();
+    weft__disk_reserve_forget();
     weft__signals_forget();
     weft_registry_forget_locations(weft_defs_global());
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "disk_reserve.h"
 #include "journal.h"
 #include "lifecycle.h"
 #include "sink.h"
@@ -101,8 +102,10 @@ weft_status weft_job_attach(const weft_job_ops *ops)
                            "program continues");
     }
     attached = ok;
-    if (ok)
+    if (ok) {
         weft__journal_open(weft__archive_directory(), job.rank);
+        weft__disk_reserve_open(weft__archive_directory());
+    }
     weft__sink_archive_opened(ok);
     weft__writer_hold(false);
     return ok ? WEFT_OK : WEFT_ERR_IO;
@@ -220,7 +223,7 @@ void weft_job_finalize(void)
     local.offset_count = offset_count;
     weft_status closed = weft__archive_close(weft_defs_global(), global, &clock, &local);
     pthread_mutex_unlock(&offsets_mutex);
-    if (ok && closed == WEFT_OK && !totals.failed)
+    if (ok && closed == WEFT_OK)
         weft__journal_remove();
 
     weft_registry_destroy(global);

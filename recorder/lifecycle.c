@@ -93,6 +93,7 @@ static void init_once_fn(void)
     weft__program_start();
     weft__loc_configure(config->buffer_size, config->total_memory);
     weft__sink_configure(config);
+    weft__otf2_quiet();
     weft__fork_prepare_names(config);
     pthread_atfork(weft__fork_before, weft__fork_after_in_parent, weft__fork_after_in_child);
     weft__writer_start();
@@ -208,15 +209,21 @@ void weft__finalize_report(const weft_sink_totals *totals)
     report(totals, weft__loc_count());
 }
 
-/* Closes the archive of a single process; the journal goes once the trace
- * is whole. */
+/* Closes the archive of a single process; the journal goes once the
+ * archive is closed (a trace that lost events says so itself: the
+ * locations' weft::events_lost). */
 static void close_single(const weft_sink_totals *totals)
 {
-    if (totals->archive_open) {
+    if (totals->archive_open && totals->broken) {
+        weft__archive_forget();
+        const char *dir = weft__archive_directory();
+        weft_log_error("the trace in '%s' cannot be closed after that error; 'weft recover %s' "
+                       "makes a trace of what reached the disk",
+                       dir, dir);
+    } else if (totals->archive_open) {
         weft_clock_properties clock;
         weft_clock_describe(totals->first_time, totals->last_time, &clock);
-        if (weft__archive_close(weft_defs_global(), weft_defs_global(), &clock, NULL) == WEFT_OK &&
-            !totals->failed)
+        if (weft__archive_close(weft_defs_global(), weft_defs_global(), &clock, NULL) == WEFT_OK)
             weft__journal_remove();
     } else if (totals->events_written == 0 && totals->events_lost == 0) {
         weft_log_verbose("no events were recorded; no trace written");

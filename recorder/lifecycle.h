@@ -90,6 +90,9 @@ void weft__filter_load(const char *path);
 struct weft_sink_totals;
 void weft__finalize_report(const struct weft_sink_totals *totals);
 
+/* OTF2's own error lines are kept back in a traced program (otf2_quiet.c). */
+void weft__otf2_quiet(void);
+
 /* ---- fork (fork_child.c) -------------------------------------------------- */
 
 /* When recording starts: what a child's directory will be named after. */

@@ -6,6 +6,7 @@
 #include <sys/statvfs.h>
 
 #include "archive.h"
+#include "disk_reserve.h"
 #include "journal.h"
 #include "otf2_events.h"
 #include "lifecycle.h"
@@ -18,6 +19,7 @@
 static pthread_mutex_t sink_mutex = PTHREAD_MUTEX_INITIALIZER;
 static const weft_config *config;
 static bool failed; /* the output is broken: count, do not write */
+static bool broken; /* OTF2 failed a write: its files must not be closed (OTF2 would crash) */
 static bool out_of_space; /* the disk is nearly full: count, write only the end */
 static bool archive_tried;
 static uint32_t event_writers; /* opened so far */
@@ -49,7 +51,7 @@ void weft__sink_set_end(uint64_t cut_time, uint64_t exit_status, uint32_t signal
 void weft__sink_forget(void)
 {
     pthread_mutex_init(&sink_mutex, NULL);
-    failed = out_of_space = archive_tried = false;
+    failed = broken = out_of_space = archive_tried = false;
     event_writers = 0;
     end_cut = UINT64_MAX;
     end_status = WEFT_EXIT_STATUS_UNKNOWN;
@@ -129,12 +131,14 @@ static OTF2_EvtWriter *evt_writer_of(weft_loc *loc)
             return NULL;
         }
         weft__journal_open(weft__archive_directory(), 0);
+        weft__disk_reserve_open(weft__archive_directory());
     }
     weft_location_def def;
     weft_registry_location_get(weft_defs_global(), loc->def, &def);
     loc->evt_writer = OTF2_Archive_GetEvtWriter(weft__archive_get(), weft_location_otf2_id(&def));
     if (loc->evt_writer) {
         event_writers++;
+        weft__disk_reserve_grow(event_writers); /* a full disk stops recording below */
         begin_program(loc, loc->evt_writer);
     }
     if (!loc->evt_writer) {
@@ -234,9 +238,11 @@ static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots
 
 /* Whether the experiment directory's disk can take `slots` more slots of
  * events and still everything closing the archive will write (the events
- * OTF2 holds, the definitions). When it cannot, recording stops with one
- * line: OTF2 cannot survive a full disk (it crashes in its close), so weft
- * stops short of it, and the trace keeps everything written so far. */
+ * OTF2 holds, the definitions: set aside in the reserve, disk_reserve.h,
+ * or counted here where there is none). When it cannot, recording stops
+ * with one line: OTF2 cannot survive a full disk (it crashes in its
+ * close), so weft stops short of it, and the trace keeps everything written
+ * so far. */
 static bool disk_has_room(size_t slots)
 {
     const char *dir = weft__archive_directory();
@@ -246,9 +252,10 @@ static bool disk_has_room(size_t slots)
     if (!dir || statvfs(dir, &fs) != 0)
         return true; /* cannot tell: go on */
     uint64_t free_bytes = (uint64_t)fs.f_bavail * fs.f_frsize;
-    uint64_t needed = weft__archive_pending_bytes(event_writers) +
-                      (uint64_t)slots * OTF2_BYTES_PER_SLOT + DEFINITIONS_MARGIN_BYTES;
-    if (free_bytes >= needed)
+    uint64_t needed = (uint64_t)slots * OTF2_BYTES_PER_SLOT;
+    if (!weft__disk_reserve_held())
+        needed += weft__archive_pending_bytes(event_writers) + DEFINITIONS_MARGIN_BYTES;
+    if (free_bytes >= needed && !weft__disk_reserve_exhausted())
         return true;
     weft_log_error("the disk of '%s' is full (%llu KiB free, %llu KiB needed to go on); "
                    "recording stops, the program continues, the trace keeps what was written",
@@ -276,6 +283,7 @@ static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
             weft_log_error("writing the trace failed: %s (%s); recording stops, the program "
                            "continues",
                            OTF2_Error_GetName(code), OTF2_Error_GetDescription(code));
+            broken = true;
             fail_output();
             break;
         }
@@ -353,7 +361,7 @@ static void finish_location(weft_loc *loc, void *context)
     if (closed)
         weft_log_verbose("thread %u: closed %llu regions or teams left open at the end",
                          loc->thread_number, (unsigned long long)closed);
-    if (loc->evt_writer) {
+    if (loc->evt_writer && !broken) {
         OTF2_Archive_CloseEvtWriter(weft__archive_get(), loc->evt_writer);
         loc->evt_writer = NULL;
     }
@@ -380,6 +388,7 @@ static void finish_location(weft_loc *loc, void *context)
 weft_sink_totals weft__sink_finish(bool force_archive)
 {
     pthread_mutex_lock(&sink_mutex);
+    weft__disk_reserve_release(); /* what closing writes has its room now */
     if (force_archive && !archive_tried) {
         archive_tried = true;
         if (weft__archive_open(config) != WEFT_OK)
@@ -388,6 +397,7 @@ weft_sink_totals weft__sink_finish(bool force_archive)
     weft_sink_totals totals = {.archive_open = weft__archive_get() != NULL};
     weft__loc_for_each(finish_location, &totals);
     totals.failed = failed || out_of_space;
+    totals.broken = broken;
     pthread_mutex_unlock(&sink_mutex);
     return totals;
 }

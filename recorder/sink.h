@@ -42,6 +42,8 @@ typedef struct weft_sink_totals {
     uint64_t first_time, last_time;
     bool archive_open;
     bool failed;
+    bool broken; /* OTF2 failed a write: the archive must not be closed (OTF2 crashes in
+                    its close then); what reached the disk is left for weft recover */
 } weft_sink_totals;
 
 /* Closes every location's event writer (creating empty ones for locations
