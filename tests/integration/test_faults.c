@@ -486,6 +486,98 @@ static void test_fork_then_exec(void **state)
     trace_free(t);
 }
 
+/* ---- configuration that cannot work: one line, the default, the program runs ---- */
+
+/* Runs `faults pairs 5` with ENV_VAR; expects exactly one line on stderr
+ * holding SAYS and the trace of 5 pairs in DIR (NULL: the one default
+ * directory weft-... in the scratch directory). */
+static void one_line_and_default(const char *env_var, const char *says, const char *dir)
+{
+    const char *argv[] = {FAULTS_PROGRAM, "pairs", "5", NULL};
+    const char *env[] = {env_var, dir ? dir_var() : NULL, NULL};
+    program_run run = run_in_scratch(argv, env);
+    assert_int_equal(run.exit_code, 0);
+    if (run.stderr_lines != 1 || !strstr(run.stderr_text, says))
+        fail_msg("expected one line with \"%s\", got: %s", says, run.stderr_text);
+    char found[4400];
+    if (dir) {
+        snprintf(found, sizeof(found), "%s", dir);
+    } else {
+        assert_int_equal(count_entries(scratch, "weft-"), 1);
+        char command[8400];
+        snprintf(command, sizeof(command), "ls -d %s/weft-* > %s/.found", scratch, scratch);
+        assert_int_equal(system(command), 0);
+        snprintf(command, sizeof(command), "%s/.found", scratch);
+        FILE *f = fopen(command, "r");
+        assert_non_null(f);
+        assert_non_null(fgets(found, sizeof(found), f));
+        fclose(f);
+        found[strcspn(found, "\n")] = '\0';
+    }
+    trace_model *t = load(found);
+    check_sound(t);
+    assert_int_equal(trace_total_events(t), 10 + 2);
+    trace_free(t);
+    if (!dir) {
+        scratch_dir_remove(found);
+        strcat(found, ".check"); /* weft check's output (recorder_fixture.c) */
+        remove(found);
+    }
+}
+
+static void test_buffer_size_beyond_memory(void **state)
+{
+    (void)state;
+    one_line_and_default("WEFT_BUFFER_SIZE=1T", "WEFT_BUFFER_SIZE='1T' is more than this machine "
+                                                "can give a thread", trace_dir);
+    scratch_dir_remove(trace_dir);
+    one_line_and_default("WEFT_BUFFER_SIZE=18446744073709551615",
+                         "is more than this machine can give a thread", trace_dir);
+}
+
+static void test_filter_file_not_regular(void **state)
+{
+    (void)state;
+    const char *says = "WEFT_FILTERING_FILE '";
+    one_line_and_default("WEFT_FILTERING_FILE=/dev/zero", "not a regular file", trace_dir);
+    scratch_dir_remove(trace_dir);
+    char fifo[4400], var[4500];
+    snprintf(fifo, sizeof(fifo), "%s/fifo", scratch);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    snprintf(var, sizeof(var), "WEFT_FILTERING_FILE=%s", fifo); /* open(2) would block */
+    one_line_and_default(var, "not a regular file", trace_dir);
+    scratch_dir_remove(trace_dir);
+    snprintf(var, sizeof(var), "WEFT_FILTERING_FILE=%s", scratch);
+    one_line_and_default(var, "not a regular file", trace_dir);
+    scratch_dir_remove(trace_dir);
+    char big[4400];
+    snprintf(big, sizeof(big), "%s/big.txt", scratch);
+    FILE *f = fopen(big, "w");
+    assert_non_null(f);
+    for (int i = 0; i < 100000; i++)
+        fputs("# a comment line of a filter file\n", f);
+    fclose(f);
+    snprintf(var, sizeof(var), "WEFT_FILTERING_FILE=%s", big);
+    one_line_and_default(var, says, trace_dir);
+}
+
+static void test_experiment_directory_rejected(void **state)
+{
+    (void)state;
+    one_line_and_default("WEFT_EXPERIMENT_DIRECTORY=/", "it is the root directory", NULL);
+    one_line_and_default("WEFT_EXPERIMENT_DIRECTORY=.", "names an existing directory ('.'", NULL);
+    one_line_and_default("WEFT_EXPERIMENT_DIRECTORY=sub/..", "('.' or '..')", NULL);
+    one_line_and_default("WEFT_EXPERIMENT_DIRECTORY=/dev/null", "names an existing file", NULL);
+    static char var[6200];
+    int at = snprintf(var, sizeof(var), "WEFT_EXPERIMENT_DIRECTORY=");
+    while (at < 6050)
+        at += snprintf(var + at, sizeof(var) - (size_t)at, "a/");
+    one_line_and_default(var, "it is too long", NULL);
+    snprintf(var, sizeof(var), "WEFT_EXPERIMENT_DIRECTORY=%0250d", 7);
+    one_line_and_default(var, "a part of it is too long", NULL);
+    assert_int_equal(count_entries(scratch, "a"), 0); /* no parents of a cut path made */
+}
+
 #define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(int argc, char **argv)
@@ -511,6 +603,9 @@ int main(int argc, char **argv)
         TEST(test_exit_from_thread_in_parallel_region),
         TEST(test_fork_child_gets_its_own_trace),
         TEST(test_fork_then_exec),
+        TEST(test_buffer_size_beyond_memory),
+        TEST(test_filter_file_not_regular),
+        TEST(test_experiment_directory_rejected),
     };
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);
