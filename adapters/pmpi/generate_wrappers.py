@@ -138,6 +138,7 @@ KINDS = {
     "plain": Kind(),
     "init": Kind(post=["if (ret == MPI_SUCCESS)", "    weft__pmpi_job_start();"]),
     "finalize": Kind(leave_first=True, pre="weft__pmpi_job_finish();"),
+    "abort": Kind(pre="weft__pmpi_job_abort({errorcode});"),
     "send": Kind(pre="weft__pmpi_send({count}, {datatype}, {dest}, {tag}, {comm});"),
     "recv": Kind(status="status", post="weft__pmpi_recv(ret, weft_recv_status, {comm});"),
     "sendrecv": Kind(status="status",

@@ -122,6 +122,14 @@ void weft__pmpi_job_start(void)
     weft__pmpi_clock_sync(private_comm);
 }
 
+void weft__pmpi_job_abort(int error_code)
+{
+    /* The job is about to be torn down: this rank's part of the trace goes
+     * to disk now, for weft recover; the other ranks write theirs when
+     * mpirun ends them (docs/FAULTS.md). */
+    weft_job_abort(error_code);
+}
+
 void weft__pmpi_job_finish(void)
 {
     if (private_comm == MPI_COMM_NULL)

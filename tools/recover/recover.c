@@ -179,14 +179,16 @@ static void report(const recover_state *st)
             cut += loc->bytes_cut;
             damaged += loc->damaged;
         }
-        char how[64] = "";
-        if (part->state == WEFT_JOURNAL_SIGNALLED)
-            snprintf(how, sizeof(how), " %u (%s)", part->signal, strsignal((int)part->signal));
-        printf("%s: rank %u (process %u on %s) %s%s: %" PRIu64 " events of %" PRIu64
+        char how[96];
+        if (part->state == WEFT_JOURNAL_SIGNALLED && part->signal)
+            snprintf(how, sizeof(how), "ended by signal %u (%s)", part->signal,
+                     strsignal((int)part->signal));
+        else
+            snprintf(how, sizeof(how), "%s", weft_journal_state_text(part->state));
+        printf("%s: rank %u (process %u on %s) %s: %" PRIu64 " events of %" PRIu64
                " thread%s recovered",
-               RECOVER, part->rank, part->pid, part->host[0] ? part->host : "?",
-               weft_journal_state_text(part->state), how, events, locations,
-               locations == 1 ? "" : "s");
+               RECOVER, part->rank, part->pid, part->host[0] ? part->host : "?", how, events,
+               locations, locations == 1 ? "" : "s");
         if (closed)
             printf("; %" PRIu64 " regions, teams, forks or locks open at the end closed", closed);
         if (dropped)

@@ -1,0 +1,70 @@
+/* MPI ranks that end badly (docs/FAULTS.md, run_mpi_fault_test.sh):
+ *
+ *   mpi_faults MODE WORKDIR SEED
+ *
+ * Every rank writes its pid to WORKDIR/pid.<rank>, then loops: a "work"
+ * region holding 1000 "inner" ones, a ring exchange (MPI_Sendrecv to the next rank, from the previous
+ * one) and an MPI_Allreduce, writing the number of "work" regions it has
+ * entered to WORKDIR/count.<rank> at the start of each iteration. MODE:
+ *   abort        rank 1 calls MPI_Abort after a number of iterations drawn
+ *                from SEED; mpirun then ends the others
+ *   no-finalize  rank 1 returns from main after that many, without
+ *                MPI_Finalize; mpirun then ends the others
+ *   loop         no rank ends by itself (the test kills one) */
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <weft/user.h>
+
+static void write_number(const char *dir, const char *what, int rank, long value)
+{
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof(path), "%s/%s.%d", dir, what, rank);
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return;
+    fprintf(f, "%ld\n", value);
+    fclose(f);
+    rename(tmp, path); /* a reader sees the old value or the new one */
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: mpi_faults abort|no-finalize|loop WORKDIR SEED\n");
+        return 2;
+    }
+    const char *mode = argv[1], *dir = argv[2];
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    write_number(dir, "pid", rank, (long)getpid());
+    srand((unsigned)strtoul(argv[3], NULL, 10));
+    long last = 20 + rand() % 300;
+    bool ends = strcmp(mode, "loop") != 0;
+    double value = 1.0, received = 0.0, sum = 0.0;
+    for (long it = 0;; it++) {
+        write_number(dir, "count", rank, it + 1);
+        WEFT_USER_REGION_BEGIN("work");
+        for (int i = 0; i < 1000; i++) { /* events enough to reach the disk soon */
+            WEFT_USER_REGION_BEGIN("inner");
+            value = value * 1.0001 + (double)rank;
+            WEFT_USER_REGION_END("inner");
+        }
+        WEFT_USER_REGION_END("work");
+        MPI_Sendrecv(&value, 1, MPI_DOUBLE, (rank + 1) % size, 7, &received, 1, MPI_DOUBLE,
+                     (rank + size - 1) % size, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Allreduce(&received, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        if (ends && rank == 1 && it + 1 == last) {
+            if (strcmp(mode, "abort") == 0)
+                MPI_Abort(MPI_COMM_WORLD, 3);
+            return 0; /* no-finalize */
+        }
+    }
+}

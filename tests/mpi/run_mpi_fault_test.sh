@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# A 2-rank MPI job that ends badly, and `weft recover` (docs/FAULTS.md):
+#
+#   run_mpi_fault_test.sh MPIEXEC WEFT PROGRAM WORKDIR MODE
+#
+# MODE abort: rank 1 calls MPI_Abort after a random number of iterations;
+# no-finalize: rank 1 returns from main without MPI_Finalize; kill9: rank 1
+# is killed with SIGKILL at a random moment. In every case the launcher then
+# ends rank 0 (Open MPI's mpirun with SIGTERM, MPICH's Hydra with SIGKILL),
+# no traces.otf2 is written, and every rank leaves its journal; `weft
+# recover` then makes a trace that weft check finds sound, with both ranks.
+# Where a rank wrote its part itself (MPI_Abort, the end of a rank without
+# MPI_Finalize, SIGTERM) its trace holds exactly the "work" regions it
+# entered (the program writes the count as it goes); a rank killed with
+# SIGKILL holds a beginning of them (rank 1, killed after 400 iterations of
+# 2,000 events: not an empty one). The seed is printed; WEFT_TEST_SEED
+# repeats a run.
+set -uo pipefail
+mpiexec=$1 weft=$2 program=$3 work=$4 mode=$5
+seed=${WEFT_TEST_SEED:-$(( $(date +%s%N) % 100000 ))}
+echo "seed $seed (WEFT_TEST_SEED=$seed repeats this test)"
+rm -rf "$work"
+mkdir -p "$work"
+export WEFT_EXPERIMENT_DIRECTORY="$work/trace" WEFT_BUFFER_SIZE=256K
+forward=()
+open_mpi=false
+if "$mpiexec" --version 2>&1 | grep -qE 'Open MPI|OpenRTE'; then
+    open_mpi=true
+    forward+=(--allow-run-as-root --oversubscribe --bind-to none)
+    for name in $(compgen -e); do
+        case $name in WEFT_*) forward+=(-x "$name") ;; esac
+    done
+fi
+program_mode=$mode
+[ "$mode" = kill9 ] && program_mode=loop
+timeout --kill-after=10 60 "$mpiexec" -np 2 "${forward[@]}" "$program" "$program_mode" "$work" \
+    "$seed" >"$work/run.log" 2>&1 &
+job=$!
+if [ "$mode" = kill9 ]; then
+    for _ in $(seq 3000); do
+        [ -s "$work/count.1" ] && [ "$(cat "$work/count.1")" -gt 400 ] && break
+        sleep 0.01
+    done
+    sleep "0.$(( seed % 7 ))"
+    kill -9 "$(cat "$work/pid.1")"
+fi
+wait $job
+status=$?
+echo "mpirun ended with status $status"
+[ $status -ne 124 ] || { cat "$work/run.log"; echo "the job hung"; exit 1; }
+! $open_mpi || [ $status -ne 0 ] || { cat "$work/run.log"; echo "the job did not fail"; exit 1; }
+[ ! -e "$work/trace/traces.otf2" ] || { echo "traces.otf2 exists: nothing to recover?"; exit 1; }
+ls "$work/trace/journal"
+[ -f "$work/trace/journal/0.journal" ] && [ -f "$work/trace/journal/1.journal" ] ||
+    { cat "$work/run.log"; echo "a rank left no journal"; exit 1; }
+
+"$weft" recover "$work/trace" >"$work/recover.out" 2>&1 || { cat "$work/recover.out"; exit 1; }
+cat "$work/recover.out"
+"$weft" check "$work/trace" || { echo "the recovered trace is not sound"; exit 1; }
+
+# "work" regions entered per rank, from otf2-print's Enter records.
+otf2-print "$work/trace/traces.otf2" >"$work/print" || { echo "otf2-print fails"; exit 1; }
+work_region=$(otf2-print -G "$work/trace/traces.otf2" |
+              sed -n 's/^REGION *\([0-9]*\) *Name: "work".*/\1/p' | head -1)
+# Rank 0 wrote its part when the launcher sent SIGTERM; SIGKILL left what
+# had reached the disk.
+rank0_wrote=false
+grep -q "rank 0 (.*) ended by signal 15" "$work/recover.out" && rank0_wrote=true
+if $open_mpi && ! $rank0_wrote; then
+    echo "the report does not say that rank 0 was ended by SIGTERM"
+    exit 1
+fi
+$rank0_wrote || grep -q "rank 0 (.*) still recording when it ended" "$work/recover.out" ||
+    { echo "the report does not say how rank 0 ended"; exit 1; }
+for rank in 0 1; do
+    entered=$(awk -v r="$rank" -v w="\"work\" <$work_region>" \
+        '$1 == "ENTER" && $2 % 4294967296 == r && index($0, w) {n++} END {print n + 0}' \
+        "$work/print")
+    expected=$(cat "$work/count.$rank")
+    echo "rank $rank: $entered work regions in the trace, $expected entered"
+    if [ "$rank" = 0 ] && ! $rank0_wrote; then
+        [ "$entered" -le "$expected" ] || { echo "rank 0: more than it entered"; exit 1; }
+    elif [ "$mode" = kill9 ] && [ "$rank" = 1 ]; then
+        # What OTF2 had written of its events: a beginning, and not nothing
+        # after 400 iterations of 2,000 events (OTF2 holds up to 4 MiB per
+        # thread).
+        [ "$entered" -le "$expected" ] && [ "$entered" -gt 0 ] ||
+            { echo "not a beginning of what the rank entered"; exit 1; }
+    else
+        [ "$entered" -eq "$expected" ] || { echo "rank $rank: not what it entered"; exit 1; }
+    fi
+done
+case $mode in
+abort) grep -q "rank 1 (.*) called MPI_Abort" "$work/recover.out" ||
+           { echo "the report does not say that rank 1 called MPI_Abort"; exit 1; } ;;
+no-finalize) grep -q "rank 1 (.*) ended without MPI_Finalize" "$work/recover.out" ||
+                 { echo "the report does not say how rank 1 ended"; exit 1; } ;;
+kill9) grep -q "rank 1 (.*) still recording when it ended" "$work/recover.out" ||
+           { echo "the report does not say that rank 1 was killed"; exit 1; } ;;
+esac
+echo "recovered: both ranks, sound"
