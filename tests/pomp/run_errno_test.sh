@@ -10,10 +10,13 @@ rm -rf "$work"
 mkdir -p "$work"
 (cd "$work" && "$weft" compile -- gcc -fopenmp -O1 "$source" -o program) >"$work/build.log" 2>&1 ||
     { cat "$work/build.log"; exit 1; }
-for filter in "" /nonexistent/filter; do
+unset WEFT_FILTERING_FILE
+for filter in none /nonexistent/filter; do
     rm -rf "$work/trace"
-    WEFT_EXPERIMENT_DIRECTORY="$work/trace" WEFT_FILTERING_FILE="$filter" \
+    filter_var=()
+    [ "$filter" = none ] || filter_var=("WEFT_FILTERING_FILE=$filter")
+    env "${filter_var[@]}" WEFT_EXPERIMENT_DIRECTORY="$work/trace" \
         LD_PRELOAD="${WEFT_TEST_PRELOAD:-}" OMP_NUM_THREADS=2 "$work/program" ||
-        { echo "errno changed (WEFT_FILTERING_FILE='$filter')"; exit 1; }
+        { echo "errno changed (filter file: $filter)"; exit 1; }
     "$weft" check "$work/trace" || exit 1
 done
