@@ -5,7 +5,9 @@
 #
 # MODE abort: rank 1 calls MPI_Abort after a random number of iterations;
 # no-finalize: rank 1 returns from main without MPI_Finalize; kill9: rank 1
-# is killed with SIGKILL at a random moment. In every case the launcher then
+# is killed with SIGKILL at a random moment; sigterm: the launcher gets
+# SIGTERM at a random moment (a batch system's time limit) and passes it to
+# every rank. In the first three the launcher then
 # ends rank 0 (Open MPI's mpirun with SIGTERM, MPICH's Hydra with SIGKILL),
 # no traces.otf2 is written, and every rank leaves its journal; `weft
 # recover` then makes a trace that weft check finds sound, with both ranks.
@@ -32,17 +34,21 @@ if "$mpiexec" --version 2>&1 | grep -qE 'Open MPI|OpenRTE'; then
     done
 fi
 program_mode=$mode
-[ "$mode" = kill9 ] && program_mode=loop
+[ "$mode" = kill9 ] || [ "$mode" = sigterm ] && program_mode=loop
 timeout --kill-after=10 60 "$mpiexec" -np 2 "${forward[@]}" "$program" "$program_mode" "$work" \
     "$seed" >"$work/run.log" 2>&1 &
 job=$!
-if [ "$mode" = kill9 ]; then
+if [ "$mode" = kill9 ] || [ "$mode" = sigterm ]; then
     for _ in $(seq 3000); do
         [ -s "$work/count.1" ] && [ "$(cat "$work/count.1")" -gt 400 ] && break
         sleep 0.01
     done
     sleep "0.$(( seed % 7 ))"
-    kill -9 "$(cat "$work/pid.1")"
+    if [ "$mode" = kill9 ]; then
+        kill -9 "$(cat "$work/pid.1")"
+    else
+        kill -TERM "$(pgrep -P $job)" # the launcher, under timeout
+    fi
 fi
 wait $job
 status=$?
@@ -62,24 +68,31 @@ cat "$work/recover.out"
 otf2-print "$work/trace/traces.otf2" >"$work/print" || { echo "otf2-print fails"; exit 1; }
 work_region=$(otf2-print -G "$work/trace/traces.otf2" |
               sed -n 's/^REGION *\([0-9]*\) *Name: "work".*/\1/p' | head -1)
-# Rank 0 wrote its part when the launcher sent SIGTERM; SIGKILL left what
-# had reached the disk.
-rank0_wrote=false
-grep -q "rank 0 (.*) ended by signal 15" "$work/recover.out" && rank0_wrote=true
-if $open_mpi && ! $rank0_wrote; then
-    echo "the report does not say that rank 0 was ended by SIGTERM"
-    exit 1
-fi
-$rank0_wrote || grep -q "rank 0 (.*) still recording when it ended" "$work/recover.out" ||
-    { echo "the report does not say how rank 0 ended"; exit 1; }
+# A rank the launcher ended wrote its part when that was SIGTERM; SIGKILL
+# left what had reached the disk.
+wrote() {
+    grep -q "rank $1 (.*) ended by signal 15" "$work/recover.out"
+}
+ended_by_launcher=(0)
+[ "$mode" = sigterm ] && ended_by_launcher=(0 1)
+for rank in "${ended_by_launcher[@]}"; do
+    if $open_mpi && ! wrote $rank; then
+        echo "the report does not say that rank $rank was ended by SIGTERM"
+        exit 1
+    fi
+    wrote $rank || grep -q "rank $rank (.*) still recording when it ended" "$work/recover.out" ||
+        { echo "the report does not say how rank $rank ended"; exit 1; }
+done
 for rank in 0 1; do
     entered=$(awk -v r="$rank" -v w="\"work\" <$work_region>" \
         '$1 == "ENTER" && $2 % 4294967296 == r && index($0, w) {n++} END {print n + 0}' \
         "$work/print")
     expected=$(cat "$work/count.$rank")
     echo "rank $rank: $entered work regions in the trace, $expected entered"
-    if [ "$rank" = 0 ] && ! $rank0_wrote; then
-        [ "$entered" -le "$expected" ] || { echo "rank 0: more than it entered"; exit 1; }
+    by_launcher=false
+    [ "$rank" = 0 ] || [ "$mode" = sigterm ] && by_launcher=true
+    if $by_launcher && ! wrote $rank; then
+        [ "$entered" -le "$expected" ] || { echo "rank $rank: more than it entered"; exit 1; }
     elif [ "$mode" = kill9 ] && [ "$rank" = 1 ]; then
         # What OTF2 had written of its events: a beginning, and not nothing
         # after 400 iterations of 2,000 events (OTF2 holds up to 4 MiB per

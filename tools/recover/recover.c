@@ -163,6 +163,8 @@ static bool has_mpi(const recover_state *st)
     return false;
 }
 
+#define S(n) ((n) == 1 ? "" : "s")
+
 static void report(const recover_state *st)
 {
     for (size_t p = 0; p < st->part_count; p++) {
@@ -190,11 +192,12 @@ static void report(const recover_state *st)
                RECOVER, part->rank, part->pid, part->host[0] ? part->host : "?", how, events,
                locations, locations == 1 ? "" : "s");
         if (closed)
-            printf("; %" PRIu64 " regions, teams, forks or locks open at the end closed", closed);
+            printf("; %" PRIu64 " region%s, team%s, fork%s or lock%s open at the end closed",
+                   closed, S(closed), S(closed), S(closed), S(closed));
         if (dropped)
-            printf("; %" PRIu64 " events left out (messages or collectives whose partner was "
+            printf("; %" PRIu64 " event%s left out (messages or collectives whose partner was "
                    "lost)",
-                   dropped);
+                   dropped, S(dropped));
         printf("\n");
         if (cut || damaged)
             printf("%s: rank %u: %" PRIu64 " bytes of partly written event chunks and %" PRIu64
