@@ -221,8 +221,11 @@ void weft_job_finalize(void)
     pthread_mutex_lock(&offsets_mutex);
     local.offsets = offsets;
     local.offset_count = offset_count;
-    weft_status closed = weft__archive_close(weft_defs_global(), global, &clock, &local);
     pthread_mutex_unlock(&offsets_mutex);
+    /* The last offset was measured before this (on this thread), so the
+     * array no longer changes; the lock is not held across OTF2's writing,
+     * whose flushes may update the journal, which reads the offsets. */
+    weft_status closed = weft__archive_close(weft_defs_global(), global, &clock, &local);
     if (ok && closed == WEFT_OK)
         weft__journal_remove();
 
