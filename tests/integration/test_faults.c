@@ -342,8 +342,11 @@ static void test_kill9_then_recover(void **state)
 
     trace_model *t = load(trace_dir);
     uint64_t events = 0;
-    for (size_t i = 0; i < t->location_count; i++)
+    for (size_t i = 0; i < t->location_count; i++) {
         events += check_loop_location(t, &t->locations[i]);
+        /* The trace says it was recovered from a killed process. */
+        assert_int_equal(property(t, t->locations[i].id, "weft::recovered"), 1);
+    }
     assert_true(events > 0);
     trace_free(t);
     assert_int_not_equal(stat(journal, &st), 0); /* the leftovers are gone */

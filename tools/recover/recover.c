@@ -212,6 +212,23 @@ static void report(const recover_state *st)
            st->events_written, st->location_count, st->location_count == 1 ? "" : "s", st->dir);
 }
 
+/* The trace says itself what recover did (docs/dev/OTF2-CONVENTIONS.md,
+ * section 9): weft::recovered on every location whose process did not
+ * write all its events (what it held when it ended is lost, how much is not
+ * known), weft::events_left_out where messages or collectives were. */
+static void mark_locations(recover_state *st)
+{
+    for (size_t l = 0; l < st->location_count; l++) {
+        const recover_location *loc = &st->locations[l];
+        const weft_journal_part *part = &st->parts[loc->part];
+        if (part->state == WEFT_JOURNAL_RECORDING || !part->flushed)
+            weft_registry_location_property(st->reg, loc->loc, "weft::recovered", 1);
+        if (loc->events_dropped)
+            weft_registry_location_property(st->reg, loc->loc, "weft::events_left_out",
+                                            loc->events_dropped);
+    }
+}
+
 /* Puts the new trace (in DIR/.recovered) into DIR. */
 static bool move_into_place(const recover_state *st, const char *fresh)
 {
@@ -256,6 +273,7 @@ static weft_status recover(recover_state *st)
         st->writer = NULL;
         return status;
     }
+    mark_locations(st);
     weft_clock_properties clock = clock_of(st);
     status = weft_trace_writer_close(st->writer, &clock);
     st->writer = NULL;

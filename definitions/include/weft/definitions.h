@@ -283,8 +283,8 @@ WEFT_EXPORT weft_status weft_registry_process(weft_registry *reg, uint32_t rank,
 void weft_registry_location_set_events(weft_registry *reg, weft_location loc, uint64_t count);
 
 /* Attaches a named numeric property to a location (name copied). */
-weft_status weft_registry_location_property(weft_registry *reg, weft_location loc, const char *name,
-                                            uint64_t value);
+WEFT_EXPORT weft_status weft_registry_location_property(weft_registry *reg, weft_location loc,
+                                                        const char *name, uint64_t value);
 
 /* Registers a communicator (see weft_comm_desc) and returns its handle; an
  * equal (paradigm, parent, key) returns the existing one. Thread-safe; not
