@@ -27,7 +27,7 @@
 static pthread_mutex_t reserve_mutex = PTHREAD_MUTEX_INITIALIZER;
 static char directory[4096];
 static char path[4200];
-static bool held;     /* the reserve file exists and holds `size` bytes */
+static bool held; /* the reserve file exists and holds `size` bytes */
 static uint64_t size;
 static atomic_bool exhausted;
 
@@ -103,8 +103,7 @@ bool weft__disk_reserve_before_flush(uint64_t location)
     bool ok = true;
     if (held && directory[0]) {
         char file[4400];
-        snprintf(file, sizeof(file), "%s/traces/%llu.evt", directory,
-                 (unsigned long long)location);
+        snprintf(file, sizeof(file), "%s/traces/%llu.evt", directory, (unsigned long long)location);
         /* A flush writes every chunk OTF2 holds for the location. */
         uint64_t len = WEFT_OTF2_EVENT_CHUNKS_HELD * WEFT_OTF2_EVENT_CHUNK_BYTES + STDIO_SLACK;
         uint64_t at;

@@ -120,8 +120,8 @@ void weft__fork_child_start(void)
     weft__program_start();
     weft__writer_start();
     weft__signals_install(weft__lifecycle_config.signals);
-    weft_log_error("process %ld, a fork() of %ld, records its own trace in '%s'",
-                   (long)getpid(), (long)parent_pid, child_directory);
+    weft_log_error("process %ld, a fork() of %ld, records its own trace in '%s'", (long)getpid(),
+                   (long)parent_pid, child_directory);
     atomic_store(&weft__lifecycle_state, WEFT_STATE_RUNNING);
     atomic_store_explicit(&weft__recording, true, memory_order_release);
     pthread_mutex_unlock(&child_start_mutex);

@@ -94,8 +94,8 @@ static unsigned char *build(size_t *len)
     size_t offset_count = weft__job_offsets_copy(offsets, sizeof(offsets) / sizeof(offsets[0]));
 
     size_t host_len = strlen(host);
-    size_t total = WEFT_JOURNAL_HEADER_BYTES + host_len +
-                   offset_count * WEFT_JOURNAL_OFFSET_BYTES + pack_len + WEFT_JOURNAL_HASH_BYTES;
+    size_t total = WEFT_JOURNAL_HEADER_BYTES + host_len + offset_count * WEFT_JOURNAL_OFFSET_BYTES +
+                   pack_len + WEFT_JOURNAL_HASH_BYTES;
     unsigned char *buf = weft_alloc(total);
     if (!buf) {
         free(pack);

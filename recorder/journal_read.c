@@ -130,8 +130,8 @@ static bool decode(const unsigned char *buf, size_t len, weft_journal_part *part
     part->rank = get32(&i);
     part->pid = get32(&i);
     uint32_t state = get32(&i);
-    part->state = state < WEFT_JOURNAL_STATE_COUNT ? (weft_journal_state)state
-                                                   : WEFT_JOURNAL_RECORDING;
+    part->state =
+        state < WEFT_JOURNAL_STATE_COUNT ? (weft_journal_state)state : WEFT_JOURNAL_RECORDING;
     part->signal = get32(&i);
     part->flushed = get32(&i) != 0;
     part->end_time = get64(&i);
@@ -234,8 +234,7 @@ void weft_journal_free(weft_journal_part *parts, size_t count)
 }
 
 /* Reads and decodes one file. */
-static weft_status load_one(const char *dir, const char *name, loaded *l, char *err,
-                            size_t err_len)
+static weft_status load_one(const char *dir, const char *name, loaded *l, char *err, size_t err_len)
 {
     char file[4400];
     snprintf(file, sizeof(file), "%s/%s", dir, name);
@@ -260,8 +259,7 @@ static weft_status merge_all(loaded *files, size_t count, const char *journal_di
     qsort(files, count, sizeof(*files), by_rank);
     for (size_t i = 1; i < count; i++) {
         if (files[i].part.rank == files[i - 1].part.rank) {
-            say(err, err_len, "two journals of rank %u in '%s'", files[i].part.rank,
-                journal_dir);
+            say(err, err_len, "two journals of rank %u in '%s'", files[i].part.rank, journal_dir);
             return WEFT_ERR_INVALID;
         }
     }

@@ -265,8 +265,8 @@ void weft__finalize_part_at(weft_journal_state how, uint64_t cut_time, uint64_t 
     if (how == WEFT_JOURNAL_SIGNALLED)
         snprintf(why, sizeof(why), "was ended by signal %u", signal);
     else
-        snprintf(why, sizeof(why), "%s", how == WEFT_JOURNAL_ABORTED ? "called MPI_Abort"
-                                                                     : "ended without MPI_Finalize");
+        snprintf(why, sizeof(why), "%s",
+                 how == WEFT_JOURNAL_ABORTED ? "called MPI_Abort" : "ended without MPI_Finalize");
     weft_log_error("rank %u %s: its part of the trace (%llu events) is in '%s'; once the job has "
                    "ended, 'weft recover %s' makes a trace of every rank's part",
                    rank, why, (unsigned long long)totals.events_written, dir ? dir : "?",

@@ -38,11 +38,11 @@ static const int default_signals[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGILL,  SIGTRA
 static const struct {
     const char *name;
     int number;
-} names[] = {{"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ILL", SIGILL},
-             {"TRAP", SIGTRAP}, {"ABRT", SIGABRT}, {"BUS", SIGBUS},   {"FPE", SIGFPE},
-             {"USR1", SIGUSR1}, {"SEGV", SIGSEGV}, {"USR2", SIGUSR2}, {"PIPE", SIGPIPE},
-             {"ALRM", SIGALRM}, {"TERM", SIGTERM}, {"XCPU", SIGXCPU}, {"XFSZ", SIGXFSZ},
-             {"SYS", SIGSYS},   {"IOT", SIGABRT},  {"PROF", SIGPROF}, {"VTALRM", SIGVTALRM},
+} names[] = {{"HUP", SIGHUP},       {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"ILL", SIGILL},
+             {"TRAP", SIGTRAP},     {"ABRT", SIGABRT}, {"BUS", SIGBUS},   {"FPE", SIGFPE},
+             {"USR1", SIGUSR1},     {"SEGV", SIGSEGV}, {"USR2", SIGUSR2}, {"PIPE", SIGPIPE},
+             {"ALRM", SIGALRM},     {"TERM", SIGTERM}, {"XCPU", SIGXCPU}, {"XFSZ", SIGXFSZ},
+             {"SYS", SIGSYS},       {"IOT", SIGABRT},  {"PROF", SIGPROF}, {"VTALRM", SIGVTALRM},
              {"STKFLT", SIGSTKFLT}, {"PWR", SIGPWR}};
 
 #define MAX_SIGNAL 65
@@ -190,8 +190,7 @@ static int parse_one(const char *text, size_t len)
     if (isdigit((unsigned char)word[0])) {
         char *end = NULL;
         long n = strtol(word, &end, 10);
-        return *end == '\0' && n > 0 && n < MAX_SIGNAL && n != SIGKILL && n != SIGSTOP ? (int)n
-                                                                                      : 0;
+        return *end == '\0' && n > 0 && n < MAX_SIGNAL && n != SIGKILL && n != SIGSTOP ? (int)n : 0;
     }
     const char *name = strncasecmp(word, "SIG", 3) == 0 ? word + 3 : word;
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

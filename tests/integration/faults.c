@@ -49,8 +49,11 @@ static weft_region outer, work, region_a, region_b;
 static weft_region define(const char *name)
 {
     weft_region r;
-    weft_region_desc d = {.name = name, .file = __FILE__, .begin_line = 1,
-                          .role = WEFT_REGION_ROLE_FUNCTION, .paradigm = WEFT_PARADIGM_USER};
+    weft_region_desc d = {.name = name,
+                          .file = __FILE__,
+                          .begin_line = 1,
+                          .role = WEFT_REGION_ROLE_FUNCTION,
+                          .paradigm = WEFT_PARADIGM_USER};
     weft_registry_region(weft_defs_global(), &d, &r);
     return r;
 }

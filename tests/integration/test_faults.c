@@ -531,8 +531,10 @@ static void one_line_and_default(const char *env_var, const char *says, const ch
 static void test_buffer_size_beyond_memory(void **state)
 {
     (void)state;
-    one_line_and_default("WEFT_BUFFER_SIZE=1T", "WEFT_BUFFER_SIZE='1T' is more than this machine "
-                                                "can give a thread", trace_dir);
+    one_line_and_default("WEFT_BUFFER_SIZE=1T",
+                         "WEFT_BUFFER_SIZE='1T' is more than this machine "
+                         "can give a thread",
+                         trace_dir);
     scratch_dir_remove(trace_dir);
     one_line_and_default("WEFT_BUFFER_SIZE=18446744073709551615",
                          "is more than this machine can give a thread", trace_dir);

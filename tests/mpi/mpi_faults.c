@@ -3,14 +3,12 @@
  *   mpi_faults MODE WORKDIR SEED
  *
  * Every rank writes its pid to WORKDIR/pid.<rank>, then loops: a "work"
- * region holding 1000 "inner" ones, a ring exchange (MPI_Sendrecv to the next rank, from the previous
- * one) and an MPI_Allreduce, writing the number of "work" regions it has
- * entered to WORKDIR/count.<rank> at the start of each iteration. MODE:
- *   abort        rank 1 calls MPI_Abort after a number of iterations drawn
- *                from SEED; mpirun then ends the others
- *   no-finalize  rank 1 returns from main after that many, without
- *                MPI_Finalize; mpirun then ends the others
- *   loop         no rank ends by itself (the test kills one) */
+ * region holding 1000 "inner" ones, a ring exchange (MPI_Sendrecv to the next rank, from the
+ * previous one) and an MPI_Allreduce, writing the number of "work" regions it has entered to
+ * WORKDIR/count.<rank> at the start of each iteration. MODE: abort        rank 1 calls MPI_Abort
+ * after a number of iterations drawn from SEED; mpirun then ends the others no-finalize  rank 1
+ * returns from main after that many, without MPI_Finalize; mpirun then ends the others loop no rank
+ * ends by itself (the test kills one) */
 #include <mpi.h>
 #include <stdbool.h>
 #include <stdio.h>

@@ -97,8 +97,9 @@ static int find_leftovers(recover_state *st)
             printf("%s: '%s' holds a complete trace; nothing to recover\n", RECOVER, st->dir);
             return -1;
         }
-        fprintf(stderr, "%s: '%s' has no journal/ (it is not an experiment directory weft "
-                        "recorded into, or nothing reached its disk)\n",
+        fprintf(stderr,
+                "%s: '%s' has no journal/ (it is not an experiment directory weft "
+                "recorded into, or nothing reached its disk)\n",
                 RECOVER, st->dir);
         return WEFT_CLI_EXIT_FAILURE;
     }
@@ -141,11 +142,10 @@ static weft_clock_properties clock_of(const recover_state *st)
     }
     if (first > last)
         first = last = 0;
-    weft_clock_properties clock = {
-        .ticks_per_second = weft_journal_ticks_per_second(&st->parts[0]),
-        .global_offset = first,
-        .trace_length = last - first,
-        .realtime_ns = weft_journal_realtime_at(&st->parts[0], first)};
+    weft_clock_properties clock = {.ticks_per_second = weft_journal_ticks_per_second(&st->parts[0]),
+                                   .global_offset = first,
+                                   .trace_length = last - first,
+                                   .realtime_ns = weft_journal_realtime_at(&st->parts[0], first)};
     return clock;
 }
 

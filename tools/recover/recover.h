@@ -31,15 +31,15 @@
 
 /* One location of the leftovers. */
 typedef struct recover_location {
-    weft_location loc;        /* in the new trace's registry */
-    uint64_t otf2_id;         /* its event file: traces/<otf2_id>.evt */
-    size_t part;              /* index of its process's journal */
-    uint64_t bytes_cut;       /* a last, partly written chunk left out */
-    uint64_t events_on_disk;  /* in the whole chunks of its file */
+    weft_location loc;       /* in the new trace's registry */
+    uint64_t otf2_id;        /* its event file: traces/<otf2_id>.evt */
+    size_t part;             /* index of its process's journal */
+    uint64_t bytes_cut;      /* a last, partly written chunk left out */
+    uint64_t events_on_disk; /* in the whole chunks of its file */
     bool has_file;
     /* What reading and writing it gave. */
     uint64_t events_read, events_written, events_dropped, scopes_closed;
-    bool damaged;             /* reading stopped at a damaged record */
+    bool damaged; /* reading stopped at a damaged record */
     bool program_end_added;
     uint64_t first_time, last_time; /* global ticks; valid when events_written */
 } recover_location;
@@ -47,10 +47,10 @@ typedef struct recover_location {
 /* Everything the steps share. */
 typedef struct recover_state {
     const char *dir;
-    char leftovers[4200];     /* DIR/leftovers: the old traces/ and journal/ */
-    char shadow[4300];        /* DIR/leftovers/shadow: the archive OTF2 reads them through */
+    char leftovers[4200]; /* DIR/leftovers: the old traces/ and journal/ */
+    char shadow[4300];    /* DIR/leftovers/shadow: the archive OTF2 reads them through */
     weft_trace_writer *writer;
-    weft_registry *reg;       /* the writer's */
+    weft_registry *reg; /* the writer's */
     weft_journal_part *parts;
     size_t part_count;
     recover_location *locations;

@@ -83,8 +83,8 @@ static bool grow(void **items, size_t *capacity, size_t count, size_t size)
 static uint32_t world_rank(recover_state *st, matching *m, uint32_t comm, uint32_t rank,
                            uint32_t own)
 {
-    uint32_t n = weft_registry_comm_members(st->reg, (weft_comm){comm}, m->members,
-                                            m->member_capacity);
+    uint32_t n =
+        weft_registry_comm_members(st->reg, (weft_comm){comm}, m->members, m->member_capacity);
     if (n > m->member_capacity) {
         uint32_t *grown = realloc(m->members, n * sizeof(*grown));
         if (!grown)
@@ -151,9 +151,8 @@ static weft_status note(recover_state *st, size_t index, uint64_t position, cons
         if (!grow((void **)&m->collectives, &m->collective_capacity, m->collective_count,
                   sizeof(collective)))
             return WEFT_ERR_NO_MEMORY;
-        m->collectives[m->collective_count++] =
-            (collective){recover_map_comm(st, loc->part, e->ref), own, time, (uint32_t)index,
-                         position};
+        m->collectives[m->collective_count++] = (collective){
+            recover_map_comm(st, loc->part, e->ref), own, time, (uint32_t)index, position};
         return WEFT_OK;
     default:
         return WEFT_OK;
@@ -232,7 +231,8 @@ static bool pair_messages(recover_state *st, matching *m)
                 continue;
             if (!drop(st, msg->location, msg->position))
                 return false;
-            if (msg->is_send && msg->request && !drop_completion(st, m, msg->location, msg->request))
+            if (msg->is_send && msg->request &&
+                !drop_completion(st, m, msg->location, msg->request))
                 return false;
         }
         i = end;

@@ -136,11 +136,8 @@ static OTF2_CallbackCode task(uint8_t kind, void *user_data, uint64_t position, 
                               OTF2_CommRef team, uint32_t thread, uint32_t generation,
                               uint32_t dependences)
 {
-    weft_event e = {.kind = kind,
-                    .ref = team,
-                    .a = thread,
-                    .b = generation,
-                    .attribute_string = dependences};
+    weft_event e = {
+        .kind = kind, .ref = team, .a = thread, .b = generation, .attribute_string = dependences};
     return deliver(user_data, position, &e, time);
 }
 
@@ -149,9 +146,9 @@ static OTF2_CallbackCode on_task_create(COMMON, OTF2_CommRef team, uint32_t thre
 {
     (void)location;
     OTF2_StringRef dependences = WEFT_INVALID_ID;
-    if (attributes && OTF2_AttributeList_GetStringRef(
-                          attributes, WEFT_ATTRIBUTE_OPENMP_TASK_DEPENDENCES, &dependences) !=
-                          OTF2_SUCCESS)
+    if (attributes &&
+        OTF2_AttributeList_GetStringRef(attributes, WEFT_ATTRIBUTE_OPENMP_TASK_DEPENDENCES,
+                                        &dependences) != OTF2_SUCCESS)
         dependences = WEFT_INVALID_ID;
     return task(WEFT_EVENT_TASK_CREATE, user_data, position, time, team, thread, generation,
                 dependences);
@@ -193,8 +190,8 @@ static OTF2_CallbackCode message(uint8_t kind, void *user_data, uint64_t positio
                                  OTF2_TimeStamp time, uint32_t peer, OTF2_CommRef comm,
                                  uint32_t tag, uint64_t bytes, uint64_t request)
 {
-    weft_event e = {.kind = kind, .a = peer, .ref = comm, .b = tag, .bytes = bytes,
-                    .request = request};
+    weft_event e = {
+        .kind = kind, .a = peer, .ref = comm, .b = tag, .bytes = bytes, .request = request};
     return deliver(user_data, position, &e, time);
 }
 
@@ -288,7 +285,8 @@ static OTF2_CallbackCode on_metric(COMMON, OTF2_MetricRef metric, uint8_t count,
     uint32_t n = count < WEFT_METRIC_MAX_MEMBERS ? count : WEFT_METRIC_MAX_MEMBERS;
     for (uint32_t i = 0; i < n; i++)
         r->values[i] = values[i].unsigned_int;
-    weft_event e = {.kind = WEFT_EVENT_METRIC, .ref = metric, .value_count = n, .values = r->values};
+    weft_event e = {
+        .kind = WEFT_EVENT_METRIC, .ref = metric, .value_count = n, .values = r->values};
     return deliver(user_data, position, &e, time);
 }
 
@@ -389,12 +387,12 @@ weft_status recover_read_location(recover_state *st, size_t index, recover_event
                 OTF2_Reader_SelectLocation(reader, loc->otf2_id) == OTF2_SUCCESS &&
                 OTF2_Reader_OpenEvtFiles(reader) == OTF2_SUCCESS;
     OTF2_EvtReader *events = good ? OTF2_Reader_GetEvtReader(reader, loc->otf2_id) : NULL;
-    good = good && events &&
-           OTF2_Reader_RegisterEvtCallbacks(reader, events, cb, &r) == OTF2_SUCCESS;
+    good =
+        good && events && OTF2_Reader_RegisterEvtCallbacks(reader, events, cb, &r) == OTF2_SUCCESS;
     if (good) {
         uint64_t count = 0;
-        OTF2_ErrorCode code = OTF2_Reader_ReadLocalEvents(reader, events, loc->events_on_disk,
-                                                          &count);
+        OTF2_ErrorCode code =
+            OTF2_Reader_ReadLocalEvents(reader, events, loc->events_on_disk, &count);
         /* A record OTF2 cannot read ends what is usable of the file. */
         if (code != OTF2_SUCCESS && r.status == WEFT_OK)
             loc->damaged = true;

@@ -21,10 +21,10 @@
 
 #include "weft/log.h"
 
-static OTF2_FlushType pre_flush(void *user_data, OTF2_FileType file_type,
-                                OTF2_LocationRef location, void *caller_data, bool final)
+static OTF2_FlushType pre_flush(void *user_data, OTF2_FileType file_type, OTF2_LocationRef location,
+                                void *caller_data, bool final)
 {
-    (void)user_data, (void)file_type, (void)location, (void)caller_data, (void)final;
+    (void)user_data, (void)file_type, (void)location, (void)caller_data, (void) final;
     return OTF2_FLUSH;
 }
 
@@ -61,7 +61,8 @@ static bool ok(OTF2_ErrorCode code, const recover_state *st, const char *what)
 {
     if (code == OTF2_SUCCESS)
         return true;
-    fprintf(stderr, "%s: %s '%s': %s\n", RECOVER, what, st->shadow, OTF2_Error_GetDescription(code));
+    fprintf(stderr, "%s: %s '%s': %s\n", RECOVER, what, st->shadow,
+            OTF2_Error_GetDescription(code));
     return false;
 }
 
@@ -75,19 +76,19 @@ static weft_status write_definitions(recover_state *st)
         fprintf(stderr, "%s: cannot write an OTF2 archive in '%s'\n", RECOVER, st->shadow);
         return WEFT_ERR_OTF2;
     }
-    bool good = ok(OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL),
-                   st, "cannot set up the archive in") &&
-                ok(OTF2_Archive_SetSerialCollectiveCallbacks(archive), st,
-                   "cannot set up the archive in");
+    bool good =
+        ok(OTF2_Archive_SetFlushCallbacks(archive, &flush_callbacks, NULL), st,
+           "cannot set up the archive in") &&
+        ok(OTF2_Archive_SetSerialCollectiveCallbacks(archive), st, "cannot set up the archive in");
     OTF2_GlobalDefWriter *w = good ? OTF2_Archive_GetGlobalDefWriter(archive) : NULL;
     good = good && w;
     good = good && ok(OTF2_GlobalDefWriter_WriteClockProperties(w, 1000000000u, 0, 0, 0), st,
                       "cannot write the definitions of");
     good = good && ok(OTF2_GlobalDefWriter_WriteString(w, 0, "leftover"), st,
                       "cannot write the definitions of");
-    good = good && ok(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, 0, 0,
-                                                               OTF2_UNDEFINED_SYSTEM_TREE_NODE),
-                      st, "cannot write the definitions of");
+    good = good &&
+           ok(OTF2_GlobalDefWriter_WriteSystemTreeNode(w, 0, 0, 0, OTF2_UNDEFINED_SYSTEM_TREE_NODE),
+              st, "cannot write the definitions of");
     for (size_t p = 0; good && p < st->part_count; p++)
         good = ok(OTF2_GlobalDefWriter_WriteLocationGroup(w, st->parts[p].rank, 0,
                                                           OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
@@ -95,11 +96,10 @@ static weft_status write_definitions(recover_state *st)
                   st, "cannot write the definitions of");
     for (size_t l = 0; good && l < st->location_count; l++) {
         const recover_location *loc = &st->locations[l];
-        good = ok(OTF2_GlobalDefWriter_WriteLocation(w, loc->otf2_id, 0,
-                                                     OTF2_LOCATION_TYPE_CPU_THREAD,
-                                                     OTF2_UNDEFINED_UINT64,
-                                                     st->parts[loc->part].rank),
-                  st, "cannot write the definitions of");
+        good =
+            ok(OTF2_GlobalDefWriter_WriteLocation(w, loc->otf2_id, 0, OTF2_LOCATION_TYPE_CPU_THREAD,
+                                                  OTF2_UNDEFINED_UINT64, st->parts[loc->part].rank),
+               st, "cannot write the definitions of");
     }
     OTF2_ErrorCode closed = OTF2_Archive_Close(archive);
     good = good && ok(closed, st, "cannot close the archive in");
@@ -134,8 +134,7 @@ static bool closed_by_otf2(const char *path, uint64_t size)
 {
     unsigned char tail[2];
     FILE *f = size >= 2 ? fopen(path, "rb") : NULL;
-    bool read = f && fseeko(f, (off_t)(size - 2), SEEK_SET) == 0 &&
-                fread(tail, 1, 2, f) == 2;
+    bool read = f && fseeko(f, (off_t)(size - 2), SEEK_SET) == 0 && fread(tail, 1, 2, f) == 2;
     if (f)
         fclose(f);
     return read && tail[0] == 2 && tail[1] == 1;
@@ -162,8 +161,8 @@ static weft_status link_event_file(recover_state *st, recover_location *loc)
     } else {
         uint64_t whole = size / chunk * chunk;
         if (whole < size && truncate(from, (off_t)whole) != 0) {
-            fprintf(stderr, "%s: cannot cut the partly written end off '%s': %s\n", RECOVER,
-                    from, strerror(errno));
+            fprintf(stderr, "%s: cannot cut the partly written end off '%s': %s\n", RECOVER, from,
+                    strerror(errno));
             return WEFT_ERR_IO;
         }
         loc->bytes_cut = size - whole;

@@ -35,10 +35,10 @@ extern "C" {
 
 /* How far the process got. */
 typedef enum weft_journal_state {
-    WEFT_JOURNAL_RECORDING = 0, /* still recording (or killed while it did) */
-    WEFT_JOURNAL_SIGNALLED = 1, /* ended by a signal; its events were written */
+    WEFT_JOURNAL_RECORDING = 0,   /* still recording (or killed while it did) */
+    WEFT_JOURNAL_SIGNALLED = 1,   /* ended by a signal; its events were written */
     WEFT_JOURNAL_NO_FINALIZE = 2, /* an MPI rank that ended without MPI_Finalize */
-    WEFT_JOURNAL_ABORTED = 3,   /* an MPI rank that called MPI_Abort */
+    WEFT_JOURNAL_ABORTED = 3,     /* an MPI rank that called MPI_Abort */
     WEFT_JOURNAL_STATE_COUNT
 } weft_journal_state;
 
