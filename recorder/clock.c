@@ -30,6 +30,13 @@ void weft_clock_init(weft_timer_kind requested)
     start_ticks = weft_clock_now();
 }
 
+void weft_clock_start_readings(uint64_t *ticks, uint64_t *mono_ns, uint64_t *real_ns)
+{
+    *ticks = start_ticks;
+    *mono_ns = start_mono_ns;
+    *real_ns = start_real_ns;
+}
+
 const char *weft_clock_name(void)
 {
     return weft__clock_uses_tsc ? "tsc" : "monotonic";

@@ -48,13 +48,6 @@ static bool failed_once;
 
 static atomic_uint_fast64_t progress;
 
-static uint64_t realtime_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 typedef struct out {
     unsigned char *at;
 } out;
@@ -197,9 +190,9 @@ void weft__journal_open(const char *dir, uint32_t process_rank)
         rank = process_rank;
         snprintf(path, sizeof(path), "%s/%u%s", journal_dir, rank, WEFT_JOURNAL_SUFFIX);
         snprintf(temporary, sizeof(temporary), "%s.new", path);
-        first_ticks = weft_clock_now();
-        first_mono = weft__monotonic_ns();
-        first_real = realtime_ns();
+        /* The clock's own first readings, from when recording started:
+         * the longer the span to the last reading, the truer the rate. */
+        weft_clock_start_readings(&first_ticks, &first_mono, &first_real);
         state = WEFT_JOURNAL_RECORDING;
         end_signal = 0;
         end_time = 0;

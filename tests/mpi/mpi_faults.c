@@ -3,13 +3,20 @@
  *   mpi_faults MODE WORKDIR SEED
  *
  * Every rank writes its pid to WORKDIR/pid.<rank>, then loops: a "work"
- * region holding 1000 "inner" ones, a ring exchange (MPI_Sendrecv to the next rank, from the
- * previous one) and an MPI_Allreduce, writing the number of "work" regions it has entered to
- * WORKDIR/count.<rank> at the start of each iteration. MODE: abort        rank 1 calls MPI_Abort
- * after a number of iterations drawn from SEED; mpirun then ends the others no-finalize  rank 1
- * returns from main after that many, without MPI_Finalize; mpirun then ends the others loop no rank
- * ends by itself (the test kills one) */
+ * region holding 1000 "inner" ones, a ring exchange (MPI_Sendrecv to the
+ * next rank, from the previous one) and an MPI_Allreduce, writing the
+ * number of "work" regions it has entered to WORKDIR/count.<rank> as it
+ * enters one. MODE:
+ *   abort        rank 1 calls MPI_Abort after a number of iterations drawn
+ *                from SEED; mpirun then ends the others
+ *   no-finalize  rank 1 returns from main after that many, without
+ *                MPI_Finalize; mpirun then ends the others
+ *   loop         no rank ends by itself (the test kills one, or signals
+ *                the launcher) */
+#define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,9 +54,17 @@ int main(int argc, char **argv)
     long last = 20 + rand() % 300;
     bool ends = strcmp(mode, "loop") != 0;
     double value = 1.0, received = 0.0, sum = 0.0;
+    /* A signal from outside comes between iterations' counts, never between
+     * the enter of "work" and the count that says it happened. */
+    sigset_t ending;
+    sigemptyset(&ending);
+    sigaddset(&ending, SIGTERM);
+    sigaddset(&ending, SIGINT);
     for (long it = 0;; it++) {
-        write_number(dir, "count", rank, it + 1);
+        pthread_sigmask(SIG_BLOCK, &ending, NULL);
         WEFT_USER_REGION_BEGIN("work");
+        write_number(dir, "count", rank, it + 1);
+        pthread_sigmask(SIG_UNBLOCK, &ending, NULL);
         for (int i = 0; i < 1000; i++) { /* events enough to reach the disk soon */
             WEFT_USER_REGION_BEGIN("inner");
             value = value * 1.0001 + (double)rank;
