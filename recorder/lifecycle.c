@@ -324,8 +324,12 @@ void weft_flush_thread(void)
 {
     int saved_errno = errno;
     weft_loc *loc = weft__tls_loc;
-    if (loc && weft__lifecycle_running())
+    if (loc && weft__lifecycle_running()) {
+        sigset_t before;
+        weft__signals_hold(&before); /* it takes the location's lock */
         weft__loc_flush(loc);
+        weft__signals_release(&before);
+    }
     errno = saved_errno;
 }
 

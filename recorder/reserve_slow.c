@@ -6,10 +6,32 @@
 #include "clock.h"
 #include "lifecycle.h"
 #include "metrics.h"
+#include "signals.h"
 
 /* The calling thread could not get a location (out of memory): it records
  * nothing rather than try again at every event. */
 static __thread bool without_location;
+
+/* The parts of the slow path that take weft's locks run with signals held
+ * back (signals.h): a chunk's hand-over takes microseconds, a wait for a
+ * free chunk lasts until the writer returns one. */
+static weft_loc *create_location(void)
+{
+    sigset_t before;
+    weft__signals_hold(&before);
+    weft_loc *loc = weft__loc_create();
+    weft__signals_release(&before);
+    return loc;
+}
+
+static weft_slot *refill(weft_loc *loc, size_t slots)
+{
+    sigset_t before;
+    weft__signals_hold(&before);
+    weft_slot *at = weft__loc_refill(loc, slots);
+    weft__signals_release(&before);
+    return at;
+}
 
 static weft_slot *reserve(uint8_t kind, uint32_t ref, size_t slots, weft_loc **loc_out,
                          uint64_t *time)
@@ -18,7 +40,7 @@ static weft_slot *reserve(uint8_t kind, uint32_t ref, size_t slots, weft_loc **l
     if (!weft__gate_slow(&paused))
         return NULL;
     weft_loc *loc = weft__tls_loc;
-    if (!loc && (without_location || !(loc = weft__loc_create()))) {
+    if (!loc && (without_location || !(loc = create_location()))) {
         without_location = true;
         return NULL;
     }
@@ -33,7 +55,7 @@ static weft_slot *reserve(uint8_t kind, uint32_t ref, size_t slots, weft_loc **l
     size_t needed = metric_slots + slots;
     weft_slot *at = atomic_load_explicit(&loc->cursor, memory_order_relaxed);
     if (!at || (size_t)(loc->limit - at) < needed) {
-        at = weft__loc_refill(loc, needed);
+        at = refill(loc, needed);
         if (!at)
             return NULL;
         if (time && at != loc->chunk->slots) {

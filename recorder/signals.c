@@ -272,6 +272,18 @@ void weft__signals_install(const char *spec)
     }
 }
 
+void weft__signals_hold(sigset_t *before)
+{
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, before);
+}
+
+void weft__signals_release(const sigset_t *before)
+{
+    pthread_sigmask(SIG_SETMASK, before, NULL);
+}
+
 /* ---- alternate stacks --------------------------------------------------- */
 
 #define ALT_STACK_BYTES (64 * 1024)

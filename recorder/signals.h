@@ -22,6 +22,7 @@
 #ifndef WEFT_RECORDER_SIGNALS_H
 #define WEFT_RECORDER_SIGNALS_H
 
+#include <signal.h>
 #include <stdbool.h>
 
 /* Installs the handlers for the signals SPEC names (WEFT_SIGNALS: NULL or
@@ -36,6 +37,15 @@ void weft__signals_install(const char *spec);
  * take it back when the thread ends. */
 void weft__signals_thread_start(void);
 void weft__signals_thread_end(void);
+
+/* While a recording thread holds one of weft's locks (its location's, the
+ * writer queue's, the list of locations), weft's handler must not run on
+ * it: the rescue thread would wait for that lock until the handler gave up.
+ * Such parts of a recording thread's work run between these two: every
+ * signal is blocked, and one that comes meanwhile is delivered when they
+ * are done. */
+void weft__signals_hold(sigset_t *before);
+void weft__signals_release(const sigset_t *before);
 
 /* In a fork()ed child: the rescue thread and its pipes are the parent's. */
 void weft__signals_forget(void);

@@ -28,7 +28,11 @@ forward=()
 open_mpi=false
 if "$mpiexec" --version 2>&1 | grep -qE 'Open MPI|OpenRTE'; then
     open_mpi=true
-    forward+=(--allow-run-as-root --oversubscribe --bind-to none)
+    # mpirun sends SIGKILL 1 s after SIGTERM by default: on a busy machine
+    # too short for a rank to write its part, and the test would not know
+    # which it saw (docs/FAULTS.md says how to give ranks more time).
+    forward+=(--allow-run-as-root --oversubscribe --bind-to none
+              --mca odls_base_sigkill_timeout 5)
     for name in $(compgen -e); do
         case $name in WEFT_*) forward+=(-x "$name") ;; esac
     done
