@@ -39,6 +39,9 @@ int start_program(const char *const *argv, const char *const *env, const char *c
     char err_path[4200], out_path[4200];
     snprintf(err_path, sizeof(err_path), "%s/.stderr", cwd);
     snprintf(out_path, sizeof(out_path), "%s/.stdout", cwd);
+    /* A previous run's output must not be taken for this one's before the
+     * child has truncated it (wait_for_output). */
+    remove(out_path);
     pid_t pid = fork();
     if (pid == 0) {
         for (const char *const *e = env; e && *e; e++)

@@ -179,6 +179,18 @@ static void test_sigquit(void **state)
     signal_from_outside(SIGQUIT);
 }
 
+/* The rest of the default list (docs/FAULTS.md), from outside. */
+static void test_other_default_signals(void **state)
+{
+    (void)state;
+    static const int others[] = {SIGTRAP, SIGUSR1, SIGUSR2, SIGPIPE, SIGALRM,
+                                 SIGXCPU, SIGXFSZ, SIGSYS};
+    for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+        signal_from_outside(others[i]);
+        scratch_dir_remove(trace_dir);
+    }
+}
+
 /* The program ends itself on a worker thread. */
 static void crash(const char *how, int signo)
 {
@@ -592,6 +604,7 @@ int main(int argc, char **argv)
         TEST(test_sigint),
         TEST(test_sighup),
         TEST(test_sigquit),
+        TEST(test_other_default_signals),
         TEST(test_abort),
         TEST(test_failed_assert),
         TEST(test_sigsegv),
