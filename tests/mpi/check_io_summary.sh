@@ -22,5 +22,8 @@ for ((r = 0; r < ranks; r++)); do
     [ "$got" = "$want" ] || { echo "FAIL: rank $r: '$got', expected '$want'"; exit 1; }
     awk -v t="$time" 'BEGIN { exit !(t > 0) }' || { echo "FAIL: rank $r: time $time"; exit 1; }
 done
-"$weft" summary "$trace" | grep -q '^I/O by rank and file' || { echo "FAIL: no I/O section in the text"; exit 1; }
+# The whole text first: grep -q ends at the first match, and a summary
+# still writing then would end by SIGPIPE (under pipefail, a failure).
+text=$("$weft" summary "$trace")
+grep -q '^I/O by rank and file' <<<"$text" || { echo "FAIL: no I/O section in the text"; exit 1; }
 echo "check_io_summary: ok"
