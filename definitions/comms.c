@@ -52,6 +52,7 @@ static weft_status add_locked(weft_registry *reg, const weft__comm_key *k, uint6
         .name = name, .paradigm = k->paradigm, .parent = {k->parent}, .key = k->key};
     reg->comms[id] = (struct weft_comm_entry){.def = def, .scope = k->scope};
     reg->comm_count++;
+    reg->generation++;
     out->id = id;
     return WEFT_OK;
 }
@@ -123,6 +124,8 @@ weft_status weft__registry_comm_set_member_locked(weft_registry *reg, weft_comm 
             return st;
         entry->members[entry->def.member_count++] = WEFT_INVALID_ID;
     }
+    if (entry->members[position] != member)
+        reg->generation++;
     entry->members[position] = member;
     return WEFT_OK;
 }

@@ -28,6 +28,7 @@ weft_status weft__registry_metric_member_locked(weft_registry *reg,
         return st;
     *out = reg->metric_member_count;
     reg->metric_members[reg->metric_member_count++] = *def;
+    reg->generation++;
     return WEFT_OK;
 }
 
@@ -53,6 +54,7 @@ weft_status weft__registry_metric_class_locked(weft_registry *reg, const uint32_
     memcpy(copy, members, count * sizeof(*copy));
     reg->metric_classes[reg->metric_class_count] = (struct weft_metric_class_entry){count, copy};
     *out = (weft_metric){reg->metric_class_count++};
+    reg->generation++;
     return WEFT_OK;
 }
 

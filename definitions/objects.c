@@ -47,6 +47,7 @@ weft_status weft__registry_object_locked(weft_registry *reg, const weft_object_d
         return st;
     reg->objects[id] = *def;
     reg->object_count++;
+    reg->generation++; /* a new definition: the recovery journal must get it */
     out->id = id;
     return WEFT_OK;
 }

@@ -130,6 +130,7 @@ weft_status weft__registry_intern_n_locked(weft_registry *reg, const char *text,
     }
     reg->strings[id] = copy;
     reg->string_count++;
+    reg->generation++;
     out->id = id;
     return WEFT_OK;
 }
@@ -199,6 +200,7 @@ weft_status weft__registry_region_def_locked(weft_registry *reg, const weft_regi
             return st;
         reg->regions[id] = *def;
         reg->region_count++;
+        reg->generation++;
     }
     out->id = id;
     return WEFT_OK;
@@ -258,6 +260,7 @@ weft_status weft__registry_append_location_locked(weft_registry *reg, const weft
         return st;
     out->id = reg->location_count;
     reg->locations[reg->location_count++] = *def;
+    reg->generation++;
     return WEFT_OK;
 }
 
@@ -269,6 +272,7 @@ void weft_registry_set_location_group(weft_registry *reg, uint32_t group)
     reg->location_group = group;
     for (uint32_t i = 0; i < reg->location_count; i++)
         reg->locations[i].group = group;
+    reg->generation++;
     pthread_mutex_unlock(&reg->mutex);
 }
 
@@ -301,9 +305,14 @@ weft_status weft__registry_property_locked(weft_registry *reg, weft_location loc
 {
     weft_status st = weft__registry_reserve_one((void **)&reg->properties, &reg->property_capacity,
                                                 reg->property_count, sizeof(*reg->properties));
-    if (st == WEFT_OK)
+    if (st == WEFT_OK) {
+        /* Not a change the generation counts: reading events needs no
+         * property, and finalisation adds several to every location, each
+         * of which would make the recovery journal rewrite itself once per
+         * location closed. */
         reg->properties[reg->property_count++] =
             (weft_location_property){.location = loc, .name = name, .value = value};
+    }
     return st;
 }
 
@@ -332,6 +341,7 @@ weft_status weft__registry_process_locked(weft_registry *reg, uint32_t rank, wef
             return st;
         reg->processes[id] = (weft_process_def){.rank = rank, .host = host};
         reg->process_count++;
+        reg->generation++;
     }
     if (host_out)
         *host_out = reg->processes[id].host;
@@ -356,6 +366,42 @@ weft_status weft_registry_process(weft_registry *reg, uint32_t rank, const char 
         *host_out = first;
     pthread_mutex_unlock(&reg->mutex);
     return st;
+}
+
+uint64_t weft_registry_generation(const weft_registry *reg)
+{
+    weft__registry_lock(reg);
+    uint64_t generation = reg->generation;
+    weft__registry_unlock(reg);
+    return generation;
+}
+
+void weft_registry_fork_lock(weft_registry *reg)
+{
+    if (reg)
+        pthread_mutex_lock(&reg->mutex);
+}
+
+void weft_registry_fork_unlock(weft_registry *reg)
+{
+    if (reg)
+        pthread_mutex_unlock(&reg->mutex);
+}
+
+void weft_registry_forget_locations(weft_registry *reg)
+{
+    if (!reg)
+        return;
+    pthread_mutex_lock(&reg->mutex);
+    reg->location_count = 0;
+    reg->property_count = 0;
+    reg->location_group = 0;
+    for (uint32_t i = 0; i < reg->comm_count; i++) {
+        if (reg->comms[i].def.paradigm != WEFT_PARADIGM_MPI)
+            reg->comms[i].def.member_count = 0;
+    }
+    reg->generation++;
+    pthread_mutex_unlock(&reg->mutex);
 }
 
 /* ---- read access -------------------------------------------------------- */

@@ -31,6 +31,11 @@ struct weft_comm_entry {
 struct weft_registry {
     pthread_mutex_t mutex; /* guards everything below */
 
+    /* Counts the changes: anything added (strings, regions, locations,
+     * properties, communicators and their members, metrics, processes), so
+     * that a copy on disk (the recorder's journal) knows when it is stale. */
+    uint64_t generation;
+
     char **strings;
     uint32_t string_count, string_capacity;
     weft_hash_index string_index;

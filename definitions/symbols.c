@@ -6,6 +6,7 @@
  * not thread-safe. */
 #include "weft/symbols.h"
 
+#include <errno.h>
 #include <pthread.h>
 
 #include "symbols_internal.h"
@@ -96,20 +97,30 @@ static weft_status lookup(const void *address, bool as_return, weft_symbol *out)
     return status;
 }
 
+/* Looking symbols up reads object files (OMPT names a region this way in
+ * the middle of the program's OpenMP construct): the program's errno must
+ * come out of it as it went in. */
 weft_status weft_symbols_lookup(const void *address, weft_symbol *out)
 {
-    return lookup(address, true, out);
+    int saved_errno = errno;
+    weft_status status = lookup(address, true, out);
+    errno = saved_errno;
+    return status;
 }
 
 weft_status weft_symbols_lookup_instruction(const void *address, weft_symbol *out)
 {
-    return lookup(address, false, out);
+    int saved_errno = errno;
+    weft_status status = lookup(address, false, out);
+    errno = saved_errno;
+    return status;
 }
 
 bool weft_symbols_same_object(const void *a, const void *b)
 {
     if (!a || !b)
         return false;
+    int saved_errno = errno;
     weft__symbols_entry scratch;
     pthread_mutex_lock(&lock);
     /* Copy the first object out: looking up b may grow the cache and move
@@ -119,6 +130,7 @@ bool weft_symbols_same_object(const void *a, const void *b)
     weft__symbols_entry *eb = oa ? entry_of((uintptr_t)b, &scratch) : NULL;
     bool same = eb && eb->object == oa;
     pthread_mutex_unlock(&lock);
+    errno = saved_errno;
     return same;
 }
 

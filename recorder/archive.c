@@ -10,6 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "disk_reserve.h"
+#include "journal.h"
 #include "otf2_memory.h"
 #include "weft/alloc.h"
 #include "weft/log.h"
@@ -21,7 +23,14 @@ static char directory[4096];
 static OTF2_FlushType pre_flush(void *user_data, OTF2_FileType file_type,
                                 OTF2_LocationRef location, void *caller_data, bool final)
 {
-    (void)user_data, (void)file_type, (void)location, (void)caller_data, (void)final;
+    (void)user_data, (void)caller_data, (void)final;
+    /* Events reach the disk only after their definitions reached the
+     * journal (journal.c), and into space no other process can take
+     * (disk_reserve.c). */
+    if (file_type == OTF2_FILETYPE_EVENTS) {
+        weft__journal_before_flush();
+        weft__disk_reserve_before_flush(location);
+    }
     return OTF2_FLUSH;
 }
 
@@ -167,6 +176,12 @@ OTF2_Archive *weft__archive_get(void)
 void weft__archive_forget(void)
 {
     archive = NULL;
+}
+
+void weft__archive_forget_all(void)
+{
+    archive = NULL;
+    directory[0] = '\0';
 }
 
 const char *weft__archive_directory(void)

@@ -38,6 +38,9 @@ OTF2_Archive *weft__archive_get(void);
  * every rank: closing would wait for the others). Leaks it on purpose. */
 void weft__archive_forget(void);
 
+/* In a fork()ed child: neither the archive nor the directory is its own. */
+void weft__archive_forget_all(void);
+
 /* The experiment directory in use, or NULL before it was created. */
 const char *weft__archive_directory(void);
 

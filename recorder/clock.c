@@ -72,6 +72,13 @@ double weft__clock_ticks_per_ns(bool *reliable)
     return (double)(ticks - start_ticks) / (double)(mono - start_mono_ns);
 }
 
+void weft_clock_start_readings(uint64_t *ticks, uint64_t *mono_ns, uint64_t *real_ns)
+{
+    *ticks = start_ticks;
+    *mono_ns = start_mono_ns;
+    *real_ns = start_real_ns;
+}
+
 const char *weft_clock_name(void)
 {
     return weft__clock_uses_tsc ? "tsc" : "monotonic";

@@ -67,6 +67,11 @@ double weft__clock_ticks_per_ns(bool *reliable);
 /* Name of the clock in use, for diagnostics ("tsc", "monotonic"). */
 const char *weft_clock_name(void);
 
+/* The readings taken when the clock was set up: ticks, CLOCK_MONOTONIC and
+ * the wall clock (ns). With a later pair they give the tick rate (the
+ * recovery journal keeps them for traces that are never finalised). */
+void weft_clock_start_readings(uint64_t *ticks, uint64_t *mono_ns, uint64_t *real_ns);
+
 /* Calibrates (the TSC rate) and fills the OTF2 clock properties for a trace
  * whose events span [first, last]. Call once, at finalisation. */
 void weft_clock_describe(uint64_t first, uint64_t last, weft_clock_properties *out);

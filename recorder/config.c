@@ -6,9 +6,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "weft/log.h"
 
@@ -188,6 +193,22 @@ static void read_bool(const char *name, const char *text, const char *def, bool 
     }
 }
 
+/* The most memory one allocation can get here: the machine's physical
+ * memory, or less under an address-space or data limit. */
+static uint64_t memory_the_machine_has(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    uint64_t most = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : UINT64_MAX;
+    static const int limits[] = {RLIMIT_AS, RLIMIT_DATA};
+    for (size_t i = 0; i < sizeof(limits) / sizeof(limits[0]); i++) {
+        struct rlimit rl;
+        if (getrlimit(limits[i], &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+            (uint64_t)rl.rlim_cur < most)
+            most = (uint64_t)rl.rlim_cur;
+    }
+    return most;
+}
+
 static void read_size(const char *name, const char *text, const char *def, uint64_t *field)
 {
     weft_config_parse_size(def, field);
@@ -195,14 +216,58 @@ static void read_size(const char *name, const char *text, const char *def, uint6
         return;
     uint64_t value = 0;
     weft_status st = weft_config_parse_size(text, &value);
+    bool per_thread = strcmp(name, "WEFT_BUFFER_SIZE") == 0;
+    uint64_t most = per_thread ? memory_the_machine_has() : UINT64_MAX;
     if (st != WEFT_OK) {
         weft_log_error("%s='%s' is not a size (a number with optional K, M or G)%s; using %s",
                        name, text, st == WEFT_ERR_RANGE ? ": too large" : "", def);
     } else if (value < WEFT_CONFIG_MIN_BUFFER_SIZE) {
         weft_log_error("%s='%s' is below the minimum of 64K; using %s", name, text, def);
+    } else if (value > most) {
+        /* Every thread would fail to get it, at every event. */
+        weft_log_error("%s='%s' is more than this machine can give a thread (%llu MiB of "
+                       "memory); using %s",
+                       name, text, (unsigned long long)(most >> 20), def);
     } else {
         *field = value;
     }
+}
+
+/* Why NAME cannot be a new experiment directory, or NULL when it can. The
+ * directory gets suffixes (.1, .fork-PID) and OTF2's files below it
+ * (traces/<id>.evt), which must fit in a path. */
+#define DIRECTORY_SUFFIX_ROOM 64
+static const char *bad_directory(const char *name, char *why, size_t len)
+{
+    size_t n = strlen(name);
+    while (n > 1 && name[n - 1] == '/')
+        n--;
+    const char *last = name + n;
+    while (last > name && last[-1] != '/')
+        last--;
+    size_t last_len = (size_t)(name + n - last);
+    if (n == 1 && name[0] == '/')
+        return "it is the root directory, not a new one";
+    if ((last_len == 1 && last[0] == '.') || (last_len == 2 && last[0] == '.' && last[1] == '.'))
+        return "it names an existing directory ('.' or '..'), not a new one";
+    if (n + DIRECTORY_SUFFIX_ROOM > PATH_MAX) {
+        snprintf(why, len, "it is too long (%zu characters; at most %d)", n,
+                 PATH_MAX - DIRECTORY_SUFFIX_ROOM);
+        return why;
+    }
+    for (const char *part = name; part < name + n;) {
+        size_t part_len = strcspn(part, "/");
+        if (part_len + 16 > NAME_MAX) {
+            snprintf(why, len, "a part of it is too long (%zu characters; at most %d)", part_len,
+                     NAME_MAX - 16);
+            return why;
+        }
+        part += part_len + 1;
+    }
+    struct stat st;
+    if (stat(name, &st) == 0 && !S_ISDIR(st.st_mode))
+        return "it names an existing file, not a directory";
+    return NULL;
 }
 
 static void read_path(const char *name, const char *text, const char *def, const char **field)
@@ -211,10 +276,17 @@ static void read_path(const char *name, const char *text, const char *def, const
     *field = NULL;
     if (!text)
         return;
+    bool directory = strcmp(name, "WEFT_EXPERIMENT_DIRECTORY") == 0;
     if (text[0] == '\0') {
-        bool directory = strcmp(name, "WEFT_EXPERIMENT_DIRECTORY") == 0;
         weft_log_error("%s is set but empty; %s", name,
                        directory ? "using a generated directory name" : "no filter is applied");
+        return;
+    }
+    char why[128];
+    const char *bad = directory ? bad_directory(text, why, sizeof(why)) : NULL;
+    if (bad) {
+        weft_log_error("%s='%.200s%s': %s; using a generated directory name", name, text,
+                       strlen(text) > 200 ? "..." : "", bad);
         return;
     }
     *field = text;

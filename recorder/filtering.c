@@ -2,8 +2,11 @@
  * recording starts; see weft/filter.h for the syntax and weft/recorder.h
  * for weft_region_filtered. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lifecycle.h"
 #include "weft/alloc.h"
@@ -15,36 +18,45 @@
  * see recording on; read-only afterwards. */
 static weft_filter *filter;
 
-/* The whole file, weft_alloc'ed, or NULL with errno set. */
-static char *read_file(const char *path, size_t *len)
+/* Filter files are a few lines; anything larger is not one. */
+#define MAX_FILTER_BYTES (1024 * 1024)
+
+/* The whole file, weft_alloc'ed, or NULL with *why set (a reason for the
+ * user). Only a regular file of sane size is read: a device (/dev/zero)
+ * would be read without end, and a FIFO would block the program in open(2)
+ * (hence O_NONBLOCK, which regular files ignore). */
+static char *read_file(const char *path, size_t *len, const char **why)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        *why = strerror(errno);
         return NULL;
-    char *text = NULL;
-    size_t size = 0, capacity = 0;
-    for (;;) {
-        if (size + 4096 > capacity) {
-            capacity = capacity ? 2 * capacity : 8192;
-            char *grown = weft_realloc(text, capacity);
-            if (!grown) {
-                weft_free(text);
-                fclose(f);
-                errno = ENOMEM;
-                return NULL;
-            }
-            text = grown;
-        }
-        size_t n = fread(text + size, 1, capacity - size, f);
-        size += n;
-        if (n == 0)
-            break;
     }
-    int failed = ferror(f);
-    fclose(f);
-    if (failed) {
+    struct stat st;
+    char *text = NULL;
+    if (fstat(fd, &st) != 0)
+        *why = strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+        *why = "not a regular file";
+    else if (st.st_size > MAX_FILTER_BYTES)
+        *why = "larger than 1 MiB, which no filter file is";
+    else if (!(text = weft_alloc((size_t)st.st_size + 1)))
+        *why = strerror(ENOMEM);
+    size_t size = 0;
+    while (text && size < (size_t)st.st_size) {
+        ssize_t n = read(fd, text + size, (size_t)st.st_size - size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n < 0)
+                *why = strerror(errno);
+            break;
+        }
+        size += (size_t)n;
+    }
+    close(fd);
+    if (text && size < (size_t)st.st_size && *why) {
         weft_free(text);
-        errno = EIO;
         return NULL;
     }
     *len = size;
@@ -56,10 +68,11 @@ void weft__filter_load(const char *path)
     if (!path || !path[0])
         return;
     size_t len = 0;
-    char *text = read_file(path, &len);
+    const char *why = NULL;
+    char *text = read_file(path, &len, &why);
     if (!text) {
         weft_log_error("WEFT_FILTERING_FILE '%s': cannot read it (%s); no filter is applied", path,
-                       strerror(errno));
+                       why ? why : "unknown reason");
         return;
     }
     char err[256];

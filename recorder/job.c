@@ -6,6 +6,7 @@
  * waiting in a collective the others skipped. */
 #include "job_internal.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,8 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "disk_reserve.h"
+#include "journal.h"
 #include "lifecycle.h"
 #include "sink.h"
 #include "weft/log.h"
@@ -99,9 +102,30 @@ weft_status weft_job_attach(const weft_job_ops *ops)
                            "program continues");
     }
     attached = ok;
+    if (ok) {
+        weft__journal_open(weft__archive_directory(), job.rank);
+        weft__disk_reserve_open(weft__archive_directory());
+    }
     weft__sink_archive_opened(ok);
     weft__writer_hold(false);
     return ok ? WEFT_OK : WEFT_ERR_IO;
+}
+
+size_t weft__job_offsets_copy(weft_clock_offset *out, size_t capacity)
+{
+    pthread_mutex_lock(&offsets_mutex);
+    size_t count = offset_count;
+    if (count <= capacity) {
+        if (count)
+            memcpy(out, offsets, count * sizeof(*out));
+    } else if (capacity > 0) {
+        /* Too many: the first (MPI_Init's) and the latest. */
+        out[0] = offsets[0];
+        memcpy(out + 1, offsets + (count - (capacity - 1)), (capacity - 1) * sizeof(*out));
+        count = capacity;
+    }
+    pthread_mutex_unlock(&offsets_mutex);
+    return count;
 }
 
 uint64_t weft_clock_ticks(void)
@@ -201,8 +225,13 @@ void weft_job_finalize(void)
     pthread_mutex_lock(&offsets_mutex);
     local.offsets = offsets;
     local.offset_count = offset_count;
-    weft__archive_close(weft_defs_global(), global, &clock, &local);
     pthread_mutex_unlock(&offsets_mutex);
+    /* The last offset was measured before this (on this thread), so the
+     * array no longer changes; the lock is not held across OTF2's writing,
+     * whose flushes may update the journal, which reads the offsets. */
+    weft_status closed = weft__archive_close(weft_defs_global(), global, &clock, &local);
+    if (ok && closed == WEFT_OK)
+        weft__journal_remove();
 
     weft_registry_destroy(global);
     weft_id_maps_free(&maps);
@@ -210,12 +239,25 @@ void weft_job_finalize(void)
         weft__finalize_report(&totals);
 }
 
-void weft__job_abandon(void)
+bool weft__job_detach(uint32_t *rank)
 {
     if (!attached)
-        return;
+        return false;
     attached = false;
-    weft_log_error("rank %u ended without MPI_Finalize: its part of the trace in '%s' is not "
-                   "written",
-                   job.rank, weft__archive_directory() ? weft__archive_directory() : "?");
+    *rank = job.rank;
+    return true;
+}
+
+void weft__job_forget(void)
+{
+    attached = false;
+    pthread_mutex_init(&offsets_mutex, NULL);
+    offset_count = 0;
+}
+
+void weft_job_abort(int error_code)
+{
+    int saved_errno = errno;
+    weft__finalize_part(WEFT_JOURNAL_ABORTED, (uint64_t)(int64_t)error_code, 0);
+    errno = saved_errno;
 }

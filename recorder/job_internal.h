@@ -13,9 +13,16 @@
 /* True between a successful weft_job_attach and weft_job_finalize. */
 bool weft__job_attached(void);
 
-/* At exit, a job that never reached MPI_Finalize: its collective trace
- * writing cannot happen any more. Says so in one line. */
-void weft__job_abandon(void);
+/* Copies up to `capacity` of the clock offsets measured so far (the first
+ * and the latest when there are more); returns how many. */
+size_t weft__job_offsets_copy(weft_clock_offset *out, size_t capacity);
+
+/* The rank leaves the job before MPI_Finalize (weft__finalize_part): false
+ * when it was not attached; else it is detached now and *rank is its rank. */
+bool weft__job_detach(uint32_t *rank);
+
+/* In a fork()ed child: the parent's job is not the child's. */
+void weft__job_forget(void);
 
 /* Unifies the definitions of all ranks (collective): returns on rank 0 the
  * global registry (caller destroys it), NULL elsewhere, and on every rank

@@ -10,6 +10,7 @@
 #include "lifecycle.h"
 #include "metrics.h"
 #include "pages.h"
+#include "signals.h"
 #include "weft/log.h"
 #include "weft/alloc.h"
 #include "writer.h"
@@ -39,6 +40,9 @@ static weft_loc *idle_head;             /* idle locations, last idled first */
 
 /* Runs weft__loc_thread_exit when a recording thread ends. */
 static pthread_key_t exit_key;
+
+/* Threads whose location could not be made (out of memory). */
+static atomic_uint_fast64_t create_failures;
 
 static void thread_exit(void *arg);
 
@@ -175,11 +179,14 @@ static weft_loc *location_new(void)
 
 fail:
     /* The location stays unregistered: a partly built one is not listed,
-     * so nothing else can reach it. */
+     * so nothing else can reach it. Said once; finalisation gives the
+     * count (weft__loc_report_failures). */
     if (first)
         chunk_free(first);
     weft_free(loc);
-    weft_log_error("out of memory creating the buffer of a thread; its events are not recorded");
+    if (atomic_fetch_add(&create_failures, 1) == 0)
+        weft_log_error("out of memory creating the buffer of a thread; its events are not "
+                       "recorded");
     return NULL;
 }
 
@@ -194,9 +201,19 @@ weft_loc *weft__loc_create(void)
         return NULL;
     pthread_setspecific(exit_key, loc);
     weft__tls_loc = loc;
+    weft__signals_thread_start();
     weft__metrics_thread_start(loc);
     weft__loc_update_fast(loc);
     return loc;
+}
+
+void weft__loc_report_failures(void)
+{
+    uint64_t failures = atomic_exchange(&create_failures, 0);
+    if (failures > 1)
+        weft_log_error("out of memory creating the buffer of a thread: %llu threads in all "
+                       "recorded no events",
+                       (unsigned long long)failures);
 }
 
 /* Hands the current chunk to the writer (or keeps it for reuse when it is
@@ -375,7 +392,12 @@ static void thread_exit(void *arg)
     weft__tls_loc = NULL;
     weft__metrics_thread_end(loc);
     weft__pause_free(&loc->pause);
+    weft__signals_thread_end();
 
+    /* The hand-over takes the location's lock and the list's, which the
+     * rescue thread of a terminating signal needs (signals.h). */
+    sigset_t before;
+    weft__signals_hold(&before);
     pthread_mutex_lock(&loc->mutex);
     bool frozen = loc->frozen;
     if (!frozen)
@@ -393,6 +415,7 @@ static void thread_exit(void *arg)
         idle_head = loc;
         pthread_mutex_unlock(&list_mutex);
     }
+    weft__signals_release(&before);
 }
 
 static weft_loc *list_first(void)
@@ -480,4 +503,19 @@ uint32_t weft__loc_count(void)
     uint32_t count = list_count;
     pthread_mutex_unlock(&list_mutex);
     return count;
+}
+
+void weft__loc_forget_all(void)
+{
+    /* Not freed: the memory may be in any state another (vanished) thread
+     * left it in. Its pages are the parent's, shared until written. */
+    pthread_mutex_init(&list_mutex, NULL);
+    atomic_store(&list_head, NULL);
+    list_tail = NULL;
+    list_count = 0;
+    next_thread_number = 1;
+    idle_head = NULL;
+    atomic_store(&memory_in_chunks, 0);
+    pthread_setspecific(exit_key, NULL);
+    weft__tls_loc = NULL;
 }

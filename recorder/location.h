@@ -91,6 +91,7 @@ struct weft_loc {
     uint64_t first_time, last_time;
     weft_open_scopes open; /* regions and teams not yet closed */
     uint64_t scopes_closed; /* closed by the sink at thread ends and the end */
+    bool cut;               /* events past the signal that ended the program were left out */
     uint32_t last_team;    /* the thread team this location last joined, or
                               WEFT_INVALID_ID: spares the registry a call per
                               team begin (see sink.c) */
@@ -162,5 +163,13 @@ void weft__loc_for_each(void (*fn)(weft_loc *loc, void *context), void *context)
 
 /* Locations created so far. */
 uint32_t weft__loc_count(void);
+
+/* When more than one thread could not get a location (out of memory; the
+ * first said so at once): one line with the count. */
+void weft__loc_report_failures(void);
+
+/* In a fork()ed child: the parent's locations are not the child's; the
+ * calling thread gets a new one at its next event. */
+void weft__loc_forget_all(void);
 
 #endif /* WEFT_RECORDER_LOCATION_H */

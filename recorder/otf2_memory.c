@@ -174,3 +174,13 @@ uint32_t weft__otf2_event_files_open(void)
     pthread_mutex_unlock(&mutex);
     return open;
 }
+
+void weft__otf2_memory_forget(void)
+{
+    pthread_mutex_init(&mutex, NULL);
+    pool_count = 0;
+    files_open = 0;
+    files_max = UINT32_MAX;
+    closing = false;
+    over_budget = false;
+}

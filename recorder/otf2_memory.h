@@ -58,4 +58,8 @@ void weft__otf2_files_closing(void);
 /* Event files open now, for diagnostics and tests. */
 uint32_t weft__otf2_event_files_open(void);
 
+/* For a fork()ed child: the parent's OTF2 buffers, files and pool are not
+ * its own (the pool's chunks are left to the parent's copy of memory). */
+void weft__otf2_memory_forget(void);
+
 #endif /* WEFT_RECORDER_OTF2_MEMORY_H */

@@ -1,20 +1,50 @@
 /* The slow path of every event; see reserve_slow.h. */
 #include "reserve_slow.h"
 
+#include <errno.h>
+
 #include "clock.h"
 #include "lifecycle.h"
 #include "metrics.h"
+#include "signals.h"
 
-weft_slot *weft__reserve_slow(uint8_t kind, uint32_t ref, size_t slots, weft_loc **loc_out,
-                              uint64_t *time)
+/* The calling thread could not get a location (out of memory): it records
+ * nothing rather than try again at every event. */
+static __thread bool without_location;
+
+/* The parts of the slow path that take weft's locks run with signals held
+ * back (signals.h): a chunk's hand-over takes microseconds, a wait for a
+ * free chunk lasts until the writer returns one. */
+static weft_loc *create_location(void)
+{
+    sigset_t before;
+    weft__signals_hold(&before);
+    weft_loc *loc = weft__loc_create();
+    weft__signals_release(&before);
+    return loc;
+}
+
+static weft_slot *refill(weft_loc *loc, size_t slots)
+{
+    sigset_t before;
+    weft__signals_hold(&before);
+    weft_slot *at = weft__loc_refill(loc, slots);
+    weft__signals_release(&before);
+    return at;
+}
+
+static weft_slot *reserve(uint8_t kind, uint32_t ref, size_t slots, weft_loc **loc_out,
+                         uint64_t *time)
 {
     bool paused;
     if (!weft__gate_slow(&paused))
         return NULL;
     weft_loc *loc = weft__tls_loc;
     if (!loc) {
-        if (!(loc = weft__loc_create()))
+        if (without_location || !(loc = create_location())) {
+            without_location = true;
             return NULL;
+        }
         /* A reused location: its events stay in time order across owners. */
         if (time && *time < loc->idle_since)
             *time = loc->idle_since;
@@ -30,7 +60,7 @@ weft_slot *weft__reserve_slow(uint8_t kind, uint32_t ref, size_t slots, weft_loc
     size_t needed = metric_slots + slots;
     weft_slot *at = atomic_load_explicit(&loc->cursor, memory_order_relaxed);
     if (!at || (size_t)(loc->limit - at) < needed) {
-        at = weft__loc_refill(loc, needed);
+        at = refill(loc, needed);
         if (!at)
             return NULL;
         if (time && at != loc->chunk->slots) {
@@ -45,5 +75,17 @@ weft_slot *weft__reserve_slow(uint8_t kind, uint32_t ref, size_t slots, weft_loc
         at += metric_slots;
     }
     *loc_out = loc;
+    return at;
+}
+
+/* The program's errno is its own: starting the recorder (files, threads),
+ * creating a location or waiting for a buffer must not change what the
+ * program sees after an event. */
+weft_slot *weft__reserve_slow(uint8_t kind, uint32_t ref, size_t slots, weft_loc **loc_out,
+                              uint64_t *time)
+{
+    int saved_errno = errno;
+    weft_slot *at = reserve(kind, ref, slots, loc_out, time);
+    errno = saved_errno;
     return at;
 }

@@ -6,6 +6,8 @@
 #include <sys/statvfs.h>
 
 #include "archive.h"
+#include "disk_reserve.h"
+#include "journal.h"
 #include "otf2_events.h"
 #include "otf2_memory.h"
 #include "spill.h"
@@ -19,9 +21,19 @@
 static pthread_mutex_t sink_mutex = PTHREAD_MUTEX_INITIALIZER;
 static const weft_config *config;
 static bool failed; /* the output is broken: count, do not write */
+static bool broken; /* OTF2 failed a write: its files must not be closed (OTF2 would crash) */
 static bool out_of_space; /* the disk is nearly full: count, write only the end */
 static bool archive_tried;
 static uint32_t event_writers; /* opened so far */
+/* How the recording ends (weft__sink_set_end): events after end_cut are not
+ * written, what is open at the end is closed then, ProgramEnd carries
+ * end_status. */
+static uint64_t end_cut = UINT64_MAX;
+static uint64_t end_status = WEFT_EXIT_STATUS_UNKNOWN;
+static uint32_t end_signal;
+/* This process is a fork()ed child: its master thread may close scopes the
+ * parent opened (fork_child.c); such closings are left out. */
+static bool forked_child;
 
 void weft__sink_configure(const weft_config *cfg)
 {
@@ -29,6 +41,28 @@ void weft__sink_configure(const weft_config *cfg)
 }
 
 static void fail_output(void);
+
+void weft__sink_set_end(uint64_t cut_time, uint64_t exit_status, uint32_t signal)
+{
+    pthread_mutex_lock(&sink_mutex);
+    end_cut = cut_time;
+    end_status = exit_status;
+    end_signal = signal;
+    pthread_mutex_unlock(&sink_mutex);
+}
+
+void weft__sink_forget(void)
+{
+    pthread_mutex_init(&sink_mutex, NULL);
+    failed = broken = out_of_space = archive_tried = false;
+    event_writers = 0;
+    end_cut = UINT64_MAX;
+    end_status = WEFT_EXIT_STATUS_UNKNOWN;
+    end_signal = 0;
+    forked_child = true;
+    weft__otf2_memory_forget();
+    weft__spill_forget();
+}
 
 /* The recorder's archive is open: from now on the event files open during
  * the run are bounded (otf2_memory.h). */
@@ -87,13 +121,18 @@ static void begin_program(weft_loc *loc, OTF2_EvtWriter *w)
         write_own_event(loc, w, &e);
 }
 
-/* ... and end with its end, after everything else, at the end of the run. */
+/* ... and end with its end, after everything else, at the end of the run
+ * (or at the signal that ended it, with the status it gives). */
 static void end_program(weft_loc *loc)
 {
     weft_event e;
     if (loc->thread_number == 0 && loc->evt_writer && !failed &&
-        weft__program_end_event(&e, loc->last_time))
+        weft__program_end_event(&e, loc->last_time)) {
+        if (end_cut != UINT64_MAX)
+            e.time = end_cut > loc->last_time ? end_cut : loc->last_time;
+        e.bytes = end_status;
         write_own_event(loc, loc->evt_writer, &e);
+    }
 }
 
 static OTF2_EvtWriter *evt_writer_of(weft_loc *loc)
@@ -107,12 +146,15 @@ static OTF2_EvtWriter *evt_writer_of(weft_loc *loc)
             return NULL;
         }
         bound_event_files();
+        weft__journal_open(weft__archive_directory(), 0);
+        weft__disk_reserve_open(weft__archive_directory());
     }
     weft_location_def def;
     weft_registry_location_get(weft_defs_global(), loc->def, &def);
     loc->evt_writer = OTF2_Archive_GetEvtWriter(weft__archive_get(), weft_location_otf2_id(&def));
     if (loc->evt_writer) {
         event_writers++;
+        weft__disk_reserve_grow(event_writers); /* a full disk stops recording below */
         begin_program(loc, loc->evt_writer);
     }
     if (!loc->evt_writer) {
@@ -135,25 +177,64 @@ static void note_team_member(weft_loc *loc, uint32_t team, uint16_t thread_in_te
         loc->last_team = team;
 }
 
+/* A closing to leave out: one of a scope the parent of a fork()ed child
+ * opened before the fork. */
+static bool closes_nothing(weft_loc *loc, weft_scope_kind kind, uint32_t id)
+{
+    return !weft__scopes_close(&loc->open, kind, id) && forked_child && loc->thread_number == 0;
+}
+
+/* Forks and locks are scopes too: a fork without its join (a thread that
+ * called exit() inside a parallel region) or a lock still held at the end
+ * is closed like a region (open_scopes.h). Returns false for an event to
+ * leave out (closes_nothing). */
+static bool track_scope(weft_loc *loc, const weft_slot *s, size_t available)
+{
+    switch (s->head.kind) {
+    case WEFT_EVENT_THREAD_FORK:
+        weft__scopes_open_scope(&loc->open,
+                                (weft_scope){.kind = WEFT_SCOPE_FORK, .small = s->head.small});
+        return true;
+    case WEFT_EVENT_THREAD_JOIN:
+        return !closes_nothing(loc, WEFT_SCOPE_FORK, 0);
+    case WEFT_EVENT_LOCK_ACQUIRE:
+        if (available >= 2)
+            weft__scopes_open_scope(&loc->open, (weft_scope){.kind = WEFT_SCOPE_LOCK,
+                                                             .id = s->head.ref,
+                                                             .small = s->head.small,
+                                                             .extra = (uint32_t)s[1].word[0]});
+        return true;
+    case WEFT_EVENT_LOCK_RELEASE:
+        return !closes_nothing(loc, WEFT_SCOPE_LOCK, s->head.ref);
+    default:
+        return true;
+    }
+}
+
 /* Writes one event starting at slots[0] of `available`; returns the slots
- * it took (0: not a valid event) and stores OTF2's verdict in *code.
- * The events of every OpenMP construct (enter and leave, team begin and
- * end, a task's switch and completion) go straight to OTF2; the others
- * through the general decoder. */
+ * it took (0: not a valid event), stores OTF2's verdict in *code and
+ * whether the event was written (not left out) in *kept. The events of
+ * every OpenMP construct (enter and leave, team begin and end, a task's
+ * switch and completion) go straight to OTF2; the others through the
+ * general decoder. */
 static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots, size_t available,
-                        OTF2_ErrorCode *code)
+                        OTF2_ErrorCode *code, bool *kept)
 {
     const weft_slot *s = slots;
     uint64_t t = s->head.time;
     uint32_t ref = s->head.ref;
+    *code = OTF2_SUCCESS;
+    *kept = true;
     switch (s->head.kind) {
     case WEFT_EVENT_ENTER:
         weft__scopes_open(&loc->open, WEFT_SCOPE_REGION, ref);
         *code = OTF2_EvtWriter_Enter(w, NULL, t, ref);
         return 1;
     case WEFT_EVENT_LEAVE:
-        weft__scopes_close(&loc->open, WEFT_SCOPE_REGION, ref);
-        *code = OTF2_EvtWriter_Leave(w, NULL, t, ref);
+        if (WEFT_UNLIKELY(closes_nothing(loc, WEFT_SCOPE_REGION, ref)))
+            *kept = false;
+        else
+            *code = OTF2_EvtWriter_Leave(w, NULL, t, ref);
         return 1;
     case WEFT_EVENT_THREAD_TEAM_BEGIN:
         note_team_member(loc, ref, s->head.count);
@@ -161,8 +242,10 @@ static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots
         *code = OTF2_EvtWriter_ThreadTeamBegin(w, NULL, t, ref);
         return 1;
     case WEFT_EVENT_THREAD_TEAM_END:
-        weft__scopes_close(&loc->open, WEFT_SCOPE_TEAM, ref);
-        *code = OTF2_EvtWriter_ThreadTeamEnd(w, NULL, t, ref);
+        if (WEFT_UNLIKELY(closes_nothing(loc, WEFT_SCOPE_TEAM, ref)))
+            *kept = false;
+        else
+            *code = OTF2_EvtWriter_ThreadTeamEnd(w, NULL, t, ref);
         return 1;
     case WEFT_EVENT_TASK_SWITCH:
     case WEFT_EVENT_TASK_COMPLETE:
@@ -177,7 +260,10 @@ static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots
     }
     weft_event e;
     size_t used = weft__event_decode(slots, available, &e);
-    *code = used ? weft__otf2_write_event(w, &e) : OTF2_SUCCESS;
+    if (used && !track_scope(loc, s, used))
+        *kept = false;
+    else if (used)
+        *code = weft__otf2_write_event(w, &e);
     return used;
 }
 
@@ -189,9 +275,11 @@ static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots
 
 /* Whether the experiment directory's disk can take `slots` more slots of
  * events and still everything closing the archive will write (the events
- * OTF2 holds, the definitions). When it cannot, recording stops with one
- * line: OTF2 cannot survive a full disk (it crashes in its close), so weft
- * stops short of it, and the trace keeps everything written so far. */
+ * OTF2 holds, the definitions: set aside in the reserve, disk_reserve.h,
+ * or counted here where there is none). When it cannot, recording stops
+ * with one line: OTF2 cannot survive a full disk (it crashes in its
+ * close), so weft stops short of it, and the trace keeps everything written
+ * so far. */
 static bool disk_has_room(size_t slots)
 {
     const char *dir = weft__archive_directory();
@@ -201,9 +289,10 @@ static bool disk_has_room(size_t slots)
     if (!dir || statvfs(dir, &fs) != 0)
         return true; /* cannot tell: go on */
     uint64_t free_bytes = (uint64_t)fs.f_bavail * fs.f_frsize;
-    uint64_t needed = weft__otf2_pending_bytes(event_writers) +
-                      (uint64_t)slots * OTF2_BYTES_PER_SLOT + DEFINITIONS_MARGIN_BYTES;
-    if (free_bytes >= needed)
+    uint64_t needed = (uint64_t)slots * OTF2_BYTES_PER_SLOT;
+    if (!weft__disk_reserve_held())
+        needed += weft__otf2_pending_bytes(event_writers) + DEFINITIONS_MARGIN_BYTES;
+    if (free_bytes >= needed && !weft__disk_reserve_exhausted())
         return true;
     weft_log_error("the disk of '%s' is full (%llu KiB free, %llu KiB needed to go on); "
                    "recording stops, the program continues, the trace keeps what was written",
@@ -219,40 +308,52 @@ static void write_locked(weft_loc *loc, const weft_slot *slots, size_t count)
     OTF2_EvtWriter *w = failed ? NULL : evt_writer_of(loc);
     if (w && !disk_has_room(count))
         w = NULL;
-    size_t at = 0, last = 0;
+    size_t at = 0, first = 0, last = 0;
     uint64_t written = 0;
     while (w && at < count) {
+        if (WEFT_UNLIKELY(slots[at].head.time > end_cut)) {
+            loc->cut = true; /* after the signal that ended the program */
+            break;
+        }
         OTF2_ErrorCode code;
-        size_t used = write_one(loc, w, slots + at, count - at, &code);
+        bool kept;
+        size_t used = write_one(loc, w, slots + at, count - at, &code, &kept);
         if (code != OTF2_SUCCESS) {
             weft_log_error("writing the trace failed: %s (%s); recording stops, the program "
                            "continues",
                            OTF2_Error_GetName(code), OTF2_Error_GetDescription(code));
+            broken = true;
             fail_output();
             break;
         }
         if (used == 0)
             break; /* cannot happen: the slots were encoded by weft itself */
-        last = at;
+        if (kept) {
+            if (written == 0)
+                first = at;
+            last = at;
+            written++;
+        }
         at += used;
-        written++;
     }
     /* A location's events are in time order: its first and last times are
      * those of the first and last events written, taken once per chunk. */
     if (written) {
         if (loc->events_written == 0)
-            loc->first_time = slots[0].head.time;
+            loc->first_time = slots[first].head.time;
         loc->last_time = slots[last].head.time;
     }
     loc->events_written += written;
-    loc->events_lost += count_events(slots + at, count - at);
+    /* What the cut left out is not lost: it came after the end. */
+    if (!loc->cut)
+        loc->events_lost += count_events(slots + at, count - at);
     /* OTF2 needed to write this location's events and could not open its
      * file: the next chunks wait in the spill file. */
     if (weft__otf2_take_over_budget())
         weft__spill_begin(loc);
 }
 
-static uint64_t close_open_scopes(weft_loc *loc);
+static uint64_t close_open_scopes(weft_loc *loc, uint64_t t);
 
 /* Writes a chunk, or parks it in the spill file when its location may not
  * open its event file now (spill.h); after a thread's last chunk, closes
@@ -267,7 +368,9 @@ static void write_chunk_locked(weft_loc *loc, const weft_slot *slots, size_t cou
         write_locked(loc, slots, count);
     if (!ends_thread)
         return;
-    uint64_t closed = close_open_scopes(loc);
+    /* At the thread's last event; a thread still running at the signal
+     * that ended the program (its events went past it) at the signal. */
+    uint64_t closed = close_open_scopes(loc, loc->cut ? end_cut : loc->last_time);
     if (closed)
         weft_log_verbose("thread %u: a thread ended inside %llu regions or teams; they are "
                          "closed at its last event",
@@ -293,22 +396,39 @@ static void add_property(weft_loc *loc, const char *name, uint64_t value)
     weft_registry_location_property(weft_defs_global(), loc->def, name, value);
 }
 
-/* Closes, innermost first, the regions and teams still open on loc, at its
- * last timestamp (see open_scopes.h); returns how many. */
-static uint64_t close_open_scopes(weft_loc *loc)
+static OTF2_ErrorCode close_scope(OTF2_EvtWriter *w, const weft_scope *scope, uint64_t t)
+{
+    switch (scope->kind) {
+    case WEFT_SCOPE_REGION:
+        return OTF2_EvtWriter_Leave(w, NULL, t, scope->id);
+    case WEFT_SCOPE_TEAM:
+        return OTF2_EvtWriter_ThreadTeamEnd(w, NULL, t, scope->id);
+    case WEFT_SCOPE_FORK:
+        return OTF2_EvtWriter_ThreadJoin(w, NULL, t, weft_paradigm_to_otf2(scope->small));
+    default:
+        return OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t, weft_paradigm_to_otf2(scope->small),
+                                                scope->id, scope->extra);
+    }
+}
+
+/* Closes, innermost first, the regions, teams, forks and locks still open
+ * on loc at time t, no earlier than its last event (see open_scopes.h);
+ * returns how many. */
+static uint64_t close_open_scopes(weft_loc *loc, uint64_t t)
 {
     uint64_t closed = 0;
-    weft_scope_kind kind;
-    uint32_t id;
-    while (weft__scopes_pop(&loc->open, &kind, &id)) {
+    if (t < loc->last_time)
+        t = loc->last_time;
+    weft_scope scope;
+    while (weft__scopes_pop(&loc->open, &scope)) {
         OTF2_EvtWriter *w = failed ? NULL : loc->evt_writer;
-        if (!w)
-            continue;
-        OTF2_ErrorCode code = kind == WEFT_SCOPE_REGION
-                                  ? OTF2_EvtWriter_Leave(w, NULL, loc->last_time, id)
-                                  : OTF2_EvtWriter_ThreadTeamEnd(w, NULL, loc->last_time, id);
-        if (code == OTF2_SUCCESS)
+        if (w && close_scope(w, &scope, t) == OTF2_SUCCESS)
             closed++;
+    }
+    if (closed) {
+        if (loc->events_written == 0)
+            loc->first_time = t;
+        loc->last_time = t;
     }
     loc->events_written += closed;
     loc->scopes_closed += closed;
@@ -322,13 +442,15 @@ static void finish_location(weft_loc *loc, void *context)
     loc->events_lost += weft__spill_replay(loc, write_chunk_locked);
     if (!failed && totals->archive_open && !loc->evt_writer)
         evt_writer_of(loc); /* an empty event file keeps readers happy */
-    uint64_t closed = close_open_scopes(loc);
+    /* At the end: at the location's last event, or at the signal that
+     * ended the program. */
+    uint64_t closed = close_open_scopes(loc, end_cut != UINT64_MAX ? end_cut : loc->last_time);
     weft__scopes_free(&loc->open);
     end_program(loc);
     if (closed)
         weft_log_verbose("thread %u: closed %llu regions or teams left open at the end",
                          loc->thread_number, (unsigned long long)closed);
-    if (loc->evt_writer) {
+    if (loc->evt_writer && !broken) {
         OTF2_Archive_CloseEvtWriter(weft__archive_get(), loc->evt_writer);
         loc->evt_writer = NULL;
     }
@@ -340,6 +462,8 @@ static void finish_location(weft_loc *loc, void *context)
     if (loc->scopes_closed)
         add_property(loc, "weft::scopes_closed_at_end", loc->scopes_closed);
     add_property(loc, "weft::threads", loc->threads);
+    if (end_signal)
+        add_property(loc, "weft::ended_by_signal", end_signal);
 
     if (loc->events_written) {
         if (totals->events_written == 0 || loc->first_time < totals->first_time)
@@ -354,6 +478,7 @@ static void finish_location(weft_loc *loc, void *context)
 weft_sink_totals weft__sink_finish(bool force_archive)
 {
     pthread_mutex_lock(&sink_mutex);
+    weft__disk_reserve_release(); /* what closing writes has its room now */
     if (force_archive && !archive_tried) {
         archive_tried = true;
         if (weft__archive_open(config) != WEFT_OK)
@@ -365,6 +490,7 @@ weft_sink_totals weft__sink_finish(bool force_archive)
     weft__loc_for_each(finish_location, &totals);
     weft__spill_close();
     totals.failed = failed || out_of_space;
+    totals.broken = broken;
     pthread_mutex_unlock(&sink_mutex);
     return totals;
 }

@@ -22,6 +22,16 @@ void weft__sink_configure(const weft_config *cfg);
  * one of its own; after a failure events count as lost. */
 void weft__sink_archive_opened(bool ok);
 
+/* How the recording ends, before the last events are written: events
+ * after cut_time (UINT64_MAX: none) are left out, what is still open is
+ * closed at cut_time, the master's ProgramEnd carries exit_status
+ * (WEFT_EXIT_STATUS_UNKNOWN, or 128 + the signal), and with a signal every
+ * location gets the property weft::ended_by_signal. */
+void weft__sink_set_end(uint64_t cut_time, uint64_t exit_status, uint32_t signal);
+
+/* For a fork()ed child: the parent's output state is not the child's. */
+void weft__sink_forget(void);
+
 /* Writes `count` slots of events recorded on loc. */
 void weft__sink_write(weft_loc *loc, const weft_slot *slots, size_t count);
 
@@ -37,6 +47,8 @@ typedef struct weft_sink_totals {
     uint64_t first_time, last_time;
     bool archive_open;
     bool failed;
+    bool broken; /* OTF2 failed a write: the archive must not be closed (OTF2 crashes in
+                    its close then); what reached the disk is left for weft recover */
 } weft_sink_totals;
 
 /* Closes every location's event writer (creating empty ones for locations

@@ -167,3 +167,12 @@ void weft__spill_close(void)
     fd = -1;
     end_offset = 0;
 }
+
+void weft__spill_forget(void)
+{
+    if (fd >= 0)
+        close(fd); /* the child's descriptor only */
+    fd = -1;
+    open_failed = false;
+    end_offset = 0;
+}

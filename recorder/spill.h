@@ -43,4 +43,8 @@ uint64_t weft__spill_replay(weft_loc *loc, weft_spill_writer write);
 /* Closes the spill file (at the end of finalisation). */
 void weft__spill_close(void);
 
+/* For a fork()ed child: the spill file is the parent's (the same open file:
+ * writing to it would overwrite the parent's parked events). */
+void weft__spill_forget(void);
+
 #endif /* WEFT_RECORDER_SPILL_H */

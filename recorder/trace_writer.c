@@ -12,6 +12,7 @@
 #include "archive.h"
 #include "otf2_events.h"
 #include "weft/alloc.h"
+#include "weft/definitions_otf2.h"
 #include "weft/log.h"
 #include "weft/program.h"
 
@@ -24,6 +25,8 @@ struct weft_trace_writer {
     uint32_t capacity;
     weft_program program;
     bool has_program;
+    uint32_t *object_refs; /* OTF2 ref by object id, for MPI-IO and RMA events */
+    uint32_t object_count;
 };
 
 weft_status weft_trace_writer_open(const char *dir, weft_trace_writer **out)
@@ -130,8 +133,40 @@ static bool is_master(weft_trace_writer *w, weft_location loc)
            def.thread_number == 0;
 }
 
+/* MPI-IO and RMA events name objects by registry id and a group sync its
+ * communicator; OTF2 names them by the refs the definitions get (each
+ * object kind numbered from 0, a communicator's group), as an MPI rank's
+ * local definitions map them at the end of a recording. */
+static weft_status to_otf2_refs(weft_trace_writer *w, weft_event *e)
+{
+    uint32_t count = weft_registry_object_count(w->reg);
+    if (count != w->object_count) {
+        uint32_t *refs = weft_realloc(w->object_refs, (count ? count : 1) * sizeof(*refs));
+        if (!refs) {
+            weft_log_error("out of memory writing the trace '%s'", w->dir);
+            return WEFT_ERR_NO_MEMORY;
+        }
+        weft_defs_otf2_object_refs(w->reg, refs);
+        w->object_refs = refs;
+        w->object_count = count;
+    }
+    if (e->kind != WEFT_EVENT_RMA_COLLECTIVE_BEGIN && e->ref < count)
+        e->ref = w->object_refs[e->ref];
+    if (e->kind == WEFT_EVENT_RMA_GROUP_SYNC)
+        e->a = weft_defs_otf2_comm_group(w->reg, (weft_comm){e->a});
+    return WEFT_OK;
+}
+
 weft_status weft_trace_writer_event(weft_trace_writer *w, weft_location loc, const weft_event *e)
 {
+    weft_event with_refs;
+    if (WEFT_EVENT_IS_IO_RMA(e->kind)) {
+        with_refs = *e;
+        weft_status st = to_otf2_refs(w, &with_refs);
+        if (st != WEFT_OK)
+            return st;
+        e = &with_refs;
+    }
     OTF2_EvtWriter *writer = writer_of(w, loc);
     if (!writer) {
         weft_log_error("no OTF2 event writer for location %u of '%s'", loc.id, w->dir);
@@ -184,6 +219,7 @@ static void free_writer(weft_trace_writer *w)
     weft_free(w->writers);
     weft_free(w->events);
     weft_free(w->last_time);
+    weft_free(w->object_refs);
     weft_free(w->dir);
     weft_free(w);
 }

@@ -132,3 +132,11 @@ void weft__writer_stop(void)
     running = false;
     pthread_mutex_unlock(&queue_mutex);
 }
+
+void weft__writer_forget(void)
+{
+    pthread_mutex_init(&queue_mutex, NULL);
+    pthread_cond_init(&work, NULL);
+    queue_head = queue_tail = NULL;
+    running = stopping = held = false;
+}

@@ -35,4 +35,8 @@ bool weft__writer_held(void);
  * submissions are written synchronously. */
 void weft__writer_stop(void);
 
+/* In a fork()ed child: the writer thread and its queue are the parent's;
+ * weft__writer_start starts the child's. */
+void weft__writer_forget(void);
+
 #endif /* WEFT_RECORDER_WRITER_H */

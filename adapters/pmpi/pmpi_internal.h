@@ -39,6 +39,10 @@ void weft__pmpi_job_finish_sync(void);
  * recorder writes the trace of the whole job. Collective. */
 void weft__pmpi_job_finish(void);
 
+/* MPI_Abort, before PMPI_Abort: this rank's part of the trace goes to disk
+ * (weft_job_abort). */
+void weft__pmpi_job_abort(int error_code);
+
 /* weft's duplicate of MPI_COMM_WORLD (MPI_COMM_NULL before job start). */
 MPI_Comm weft__pmpi_private_comm(void);
 

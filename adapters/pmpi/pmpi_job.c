@@ -128,6 +128,14 @@ void weft__pmpi_job_finish_sync(void)
         PMPI_Barrier(private_comm);
 }
 
+void weft__pmpi_job_abort(int error_code)
+{
+    /* The job is about to be torn down: this rank's part of the trace goes
+     * to disk now, for weft recover; the other ranks write theirs when
+     * mpirun ends them (docs/FAULTS.md). */
+    weft_job_abort(error_code);
+}
+
 void weft__pmpi_job_finish(void)
 {
     if (private_comm == MPI_COMM_NULL)

@@ -118,6 +118,9 @@ KINDS = {
     # violation when one rank leaves before another enters).
     "finalize": Kind(leave_first=True, locals_="weft__pmpi_job_finish_sync();",
                      pre="weft__pmpi_job_finish();"),
+    # MPI_Abort: this rank's part of the trace goes to disk before the job
+    # is torn down, for weft recover (docs/FAULTS.md).
+    "abort": Kind(pre="weft__pmpi_job_abort({errorcode});"),
     "send": Kind(pre="weft__pmpi_send({count}, {datatype}, {dest}, {tag}, {comm});"),
     "recv": Kind(status="status", post="weft__pmpi_recv(ret, weft_recv_status, {comm});"),
     "sendrecv": Kind(status="status",

@@ -1,7 +1,8 @@
 /* The definition registry: de-duplication of strings and regions, typed
  * handles, locations and properties, communicators, processes and location
- * groups, concurrent registration, and an out-of-memory sweep that fails
- * every allocation in turn. */
+ * groups, concurrent registration, an out-of-memory sweep that fails
+ * every allocation in turn, the change count and forgetting a fork()ed
+ * parent's locations. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <setjmp.h>
@@ -274,6 +275,99 @@ static void test_mpi_and_team_comms(void **state)
     weft_registry_destroy(reg);
 }
 
+/* The generation grows with every definition added (the recorder's journal
+ * rewrites itself when it did), not with lookups of existing ones nor with
+ * location properties. */
+static void test_generation(void **state)
+{
+    (void)state;
+    weft_registry *reg = weft_registry_create();
+    uint64_t g0 = weft_registry_generation(reg);
+    weft_string s;
+    assert_int_equal(weft_registry_string(reg, "a", &s), WEFT_OK);
+    uint64_t g1 = weft_registry_generation(reg);
+    assert_true(g1 > g0);
+    assert_int_equal(weft_registry_string(reg, "a", &s), WEFT_OK);
+    assert_int_equal(weft_registry_generation(reg), g1);
+    weft_region_desc d = region_desc("f", "f.c", 1);
+    weft_region r;
+    assert_int_equal(weft_registry_region(reg, &d, &r), WEFT_OK);
+    uint64_t g2 = weft_registry_generation(reg);
+    assert_true(g2 > g1);
+    assert_int_equal(weft_registry_region(reg, &d, &r), WEFT_OK);
+    assert_int_equal(weft_registry_generation(reg), g2);
+    weft_comm team;
+    weft_comm_desc c = {.paradigm = WEFT_PARADIGM_OPENMP, .parent = WEFT_COMM_INVALID, .key = 1};
+    assert_int_equal(weft_registry_comm(reg, &c, &team), WEFT_OK);
+    uint64_t g3 = weft_registry_generation(reg);
+    assert_int_equal(weft_registry_comm_set_member(reg, team, 0, 5), WEFT_OK);
+    uint64_t g4 = weft_registry_generation(reg);
+    assert_true(g4 > g3);
+    assert_int_equal(weft_registry_comm_set_member(reg, team, 0, 5), WEFT_OK); /* the same */
+    assert_int_equal(weft_registry_generation(reg), g4);
+    /* I/O files and handles, RMA windows: a second handle of the same file
+     * adds no string, but is a definition of its own. */
+    weft_object file, handle, again;
+    weft_object_desc o = {.kind = WEFT_OBJECT_IO_FILE,
+                          .name = "data",
+                          .file = WEFT_OBJECT_INVALID,
+                          .comm = WEFT_COMM_INVALID};
+    assert_int_equal(weft_registry_object(reg, &o, &file), WEFT_OK);
+    o = (weft_object_desc){.kind = WEFT_OBJECT_IO_HANDLE,
+                           .name = "data",
+                           .key = 1,
+                           .file = file,
+                           .comm = WEFT_COMM_INVALID};
+    uint64_t g5 = weft_registry_generation(reg);
+    assert_int_equal(weft_registry_object(reg, &o, &handle), WEFT_OK);
+    uint64_t g6 = weft_registry_generation(reg);
+    assert_true(g6 > g5);
+    assert_int_equal(weft_registry_object(reg, &o, &again), WEFT_OK); /* the same one */
+    assert_int_equal(again.id, handle.id);
+    assert_int_equal(weft_registry_generation(reg), g6);
+    /* A location property is no definition events need: once its name is
+     * known, it does not count (the end adds several to every location). */
+    weft_location loc;
+    assert_int_equal(weft_registry_location(reg, NULL, 0, &loc), WEFT_OK);
+    assert_int_equal(weft_registry_location_property(reg, loc, "p", 1), WEFT_OK);
+    uint64_t g7 = weft_registry_generation(reg);
+    assert_int_equal(weft_registry_location_property(reg, loc, "p", 2), WEFT_OK);
+    assert_int_equal(weft_registry_generation(reg), g7);
+    weft_registry_destroy(reg);
+}
+
+/* A fork()ed child's registry: the parent's locations, their properties and
+ * team members go; strings, regions and MPI communicators stay. */
+static void test_forget_locations(void **state)
+{
+    (void)state;
+    weft_registry *reg = weft_registry_create();
+    weft_location loc;
+    assert_int_equal(weft_registry_location(reg, NULL, 0, &loc), WEFT_OK);
+    assert_int_equal(weft_registry_location_property(reg, loc, "p", 1), WEFT_OK);
+    weft_comm team, world;
+    weft_comm_desc c = {.paradigm = WEFT_PARADIGM_OPENMP, .parent = WEFT_COMM_INVALID, .key = 1};
+    assert_int_equal(weft_registry_comm(reg, &c, &team), WEFT_OK);
+    assert_int_equal(weft_registry_comm_set_member(reg, team, 0, loc.id), WEFT_OK);
+    c = (weft_comm_desc){.name = "MPI_COMM_WORLD",
+                         .paradigm = WEFT_PARADIGM_MPI,
+                         .parent = WEFT_COMM_INVALID,
+                         .key = WEFT_COMM_KEY_MPI_WORLD};
+    assert_int_equal(weft_registry_comm(reg, &c, &world), WEFT_OK);
+    assert_int_equal(weft_registry_comm_set_member(reg, world, 0, 0), WEFT_OK);
+    weft_registry_fork_lock(reg);
+    weft_registry_fork_unlock(reg);
+    weft_registry_forget_locations(reg);
+    assert_int_equal(weft_registry_location_count(reg), 0);
+    assert_int_equal(weft_registry_property_count(reg), 0);
+    assert_int_equal(weft_registry_comm_members(reg, team, NULL, 0), 0);
+    assert_int_equal(weft_registry_comm_members(reg, world, NULL, 0), 1);
+    assert_int_equal(weft_registry_comm_count(reg), 2);
+    assert_int_equal(weft_registry_location(reg, NULL, 0, &loc), WEFT_OK);
+    assert_int_equal(loc.id, 0);
+    weft_registry_destroy(reg);
+}
+
 /* Fails allocation k for k = 0, 1, ... until a full run succeeds: every
  * failure is reported as a status, never a crash or a leak (valgrind and
  * ASan runs check the latter). */
@@ -321,6 +415,8 @@ int main(void)
         cmocka_unit_test(test_set_location_group),
         cmocka_unit_test(test_mpi_and_team_comms),
         cmocka_unit_test(test_out_of_memory_sweep),
+        cmocka_unit_test(test_generation),
+        cmocka_unit_test(test_forget_locations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

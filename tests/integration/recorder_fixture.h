@@ -22,6 +22,11 @@ int teardown(void **state);
 trace_model *load_trace(const char *dir, bool keep_events);
 #define load(dir) load_trace(dir, false)
 
+/* The same for a trace that `weft recover` made and that lost events:
+ * weft check must call it "recovered with losses" (exit status 1) and
+ * report nothing else. */
+trace_model *load_recovered_trace(const char *dir, bool keep_events);
+
 /* Properties every weft trace of one process has. */
 void check_sound(const trace_model *t);
 

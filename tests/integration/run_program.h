@@ -7,6 +7,7 @@
 
 typedef struct program_run {
     int exit_code;      /* -1 when it did not exit normally */
+    int term_signal;    /* the signal that ended it, 0 when it exited */
     char stderr_text[8192];
     int stderr_lines;
 } program_run;
@@ -21,6 +22,16 @@ void scratch_dir_remove(const char *path);
 /* Runs ARGV in CWD with ENV added; its stdout goes to CWD/.stdout, its
  * stderr to CWD/.stderr and into the result. */
 program_run run_program(const char *const *argv, const char *const *env, const char *cwd);
+
+/* The same in two steps: start_program starts it (without core dumps) and
+ * returns its pid; wait_program waits for it to end. In between the test
+ * may read CWD/.stdout and send it signals. */
+int start_program(const char *const *argv, const char *const *env, const char *cwd);
+program_run wait_program(int pid, const char *cwd);
+
+/* Waits (up to 60 s) until CWD/.stdout holds a line starting with WORD;
+ * false when the program ended or the time ran out first. */
+int wait_for_output(int pid, const char *cwd, const char *word);
 
 /* Counts the entries of dir whose name starts with prefix. */
 int count_entries(const char *dir, const char *prefix);

@@ -13,6 +13,7 @@
 #include "clock.h"
 #include "lifecycle.h"
 #include "metrics.h"
+#include "signals.h"
 #include "weft/alloc.h"
 #include "writer.h"
 
@@ -60,6 +61,26 @@ void weft__metrics_thread_start(weft_loc *loc)
 void weft__metrics_thread_end(weft_loc *loc)
 {
     (void)loc;
+}
+
+/* No signal handling (signals.c would bring in the lifecycle): a location's
+ * locked parts hold signals back in the recorder, here they need not. */
+void weft__signals_thread_start(void)
+{
+}
+
+void weft__signals_thread_end(void)
+{
+}
+
+void weft__signals_hold(sigset_t *before)
+{
+    (void)before;
+}
+
+void weft__signals_release(const sigset_t *before)
+{
+    (void)before;
 }
 
 void *test_loc_mmap(void *addr, size_t bytes, int prot, int flags, int fd, off_t offset)

@@ -6,8 +6,9 @@
  * harness defines everything else location.c calls outside itself: a fake
  * writer (the test's main thread holds the chunks handed over and gives
  * them back when it chooses, oldest first), a held writer and recording
- * switch, metrics that do nothing, and the clock's ticks (each read adds 10
- * and is counted, so the test knows when a thread begins to wait). Chunks
+ * switch, metrics and signal handling that do nothing, and the clock's
+ * ticks (each read adds 10 and is counted, so the test knows when a thread
+ * begins to wait). Chunks
  * are mapped as in the recorder, but each mapping also counts as an
  * allocation of weft/alloc.h, so that an out-of-memory sweep with
  * weft_alloc_fail_after reaches a chunk that cannot be had.

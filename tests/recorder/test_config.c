@@ -178,6 +178,21 @@ static void test_load_defaults_and_fallbacks(void **state)
     setenv("WEFT_BUFFER_SIZE", "1K", 1); /* below the minimum */
     weft_config_load(&cfg);
     assert_int_equal(cfg.buffer_size, 16u << 20);
+    setenv("WEFT_BUFFER_SIZE", "1T", 1); /* more than the machine has */
+    weft_config_load(&cfg);
+    assert_int_equal(cfg.buffer_size, 16u << 20);
+
+    /* Names that cannot be a new directory; the generated one is used. */
+    static const char *const not_directories[] = {"/", "//", ".", "..", "a/.", "a/../", "/dev/null"};
+    for (size_t i = 0; i < sizeof(not_directories) / sizeof(not_directories[0]); i++) {
+        setenv("WEFT_EXPERIMENT_DIRECTORY", not_directories[i], 1);
+        weft_config_load(&cfg);
+        assert_null(cfg.experiment_directory);
+    }
+    setenv("WEFT_EXPERIMENT_DIRECTORY", "runs/today", 1);
+    weft_config_load(&cfg);
+    assert_string_equal(cfg.experiment_directory, "runs/today");
+    unsetenv("WEFT_EXPERIMENT_DIRECTORY");
     setenv("WEFT_BUFFER_SIZE", "256K", 1);
     setenv("WEFT_ENABLE_TRACING", "off", 1);
     setenv("WEFT_CLOCK_SYNC_INTERVAL", "50ms", 1);
@@ -278,6 +293,7 @@ static void test_info_table(void **state)
                               "WEFT_THROTTLE_PERCALL",
                               "WEFT_METRIC_RUSAGE",
                               "WEFT_METRIC_PAPI",
+                              "WEFT_SIGNALS",
                               "WEFT_VERBOSE",
                               "WEFT_WRITE_EMPTY_TRACE"};
     assert_int_equal(count, sizeof(expected) / sizeof(expected[0]));

@@ -22,6 +22,7 @@ weft_cli_command_fn weft__cli_check;
 weft_cli_command_fn weft__cli_compile;
 weft_cli_command_fn weft__cli_convert;
 weft_cli_command_fn weft__cli_info;
+weft_cli_command_fn weft__cli_recover;
 weft_cli_command_fn weft__cli_summary;
 weft_cli_command_fn weft__cli_run; /* returns only on error: the process becomes PROGRAM */
 weft_cli_command_fn weft__cli_view;

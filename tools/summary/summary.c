@@ -99,7 +99,9 @@ static void print_help(void)
            "ignored, a leave of a region with others still open inside closes those\n"
            "too, and regions open at the end are closed at their location's last\n"
            "enter/leave; one warning line on stderr gives the count. Events the\n"
-           "recorder lost (weft::events_lost) are counted in one warning line too.\n"
+           "recorder lost (weft::events_lost) are counted in one warning line too, and\n"
+           "so is what a trace weft recover made lost (weft::recovered,\n"
+           "weft::events_left_out).\n"
            "\n"
            "A damaged trace is an error, not a profile of part of it: an event file\n"
            "holding fewer events than its location's definition promises, definition\n"
@@ -237,6 +239,14 @@ static void warn_about(const weft_summary *s)
                        " location(s) of '%s' (" WEFT_TRACE_EVENTS_LOST "): they could not be "
                        "written; the trace is incomplete, and so is this summary",
                        s->events_lost, s->events_lost_locations, s->trace_path);
+    }
+    if (s->recovered_locations > 0 || s->events_left_out > 0) {
+        weft__cli_line(stderr,
+                       "weft summary: warning: '%s' was recovered with losses: %" PRIu64
+                       " location(s) lost their last events (" WEFT_TRACE_RECOVERED "), %" PRIu64
+                       " event(s) were left out (" WEFT_TRACE_EVENTS_LEFT_OUT
+                       "); this summary covers what was recovered",
+                       s->trace_path, s->recovered_locations, s->events_left_out);
     }
     if (s->unbalanced_count > 0) {
         weft__cli_line(stderr,

@@ -163,6 +163,8 @@ typedef struct weft_summary {
     uint64_t undefined_comm_count;   /* MPI events naming no defined communicator */
     uint64_t events_lost;            /* recorded, not written (weft::events_lost), summed */
     uint64_t events_lost_locations;  /* locations that lost any */
+    uint64_t recovered_locations;    /* weft recover: their last events lost (weft::recovered) */
+    uint64_t events_left_out;        /* weft recover: left out (weft::events_left_out), summed */
     uint64_t unattributed_events;    /* events recorded with no region open */
     size_t region_count;
     weft_summary_region *regions; /* heaviest inclusive time first, then by name */

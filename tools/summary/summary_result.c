@@ -233,6 +233,8 @@ static void make_header(const summary_state *st, weft_summary *out)
         out->thread_count += l->type == OTF2_LOCATION_TYPE_CPU_THREAD;
         out->events_lost += l->events_lost;
         out->events_lost_locations += l->events_lost > 0;
+        out->recovered_locations += l->recovered;
+        out->events_left_out += l->events_left_out;
     }
     out->event_count = st->read.event_count;
     out->root_incl_ticks = totals.root_incl_ticks;

@@ -168,8 +168,9 @@ static OTF2_CallbackCode on_comm(void *user_data, OTF2_CommRef self, OTF2_String
     return OTF2_CALLBACK_SUCCESS;
 }
 
-/* The recorder's location properties: weft::events_lost is kept (strings
- * may come after the properties, so the name is looked at later). */
+/* The recorder's and weft recover's location properties: weft::events_lost,
+ * weft::recovered and weft::events_left_out are kept (strings may come
+ * after the properties, so the name is looked at later). */
 static OTF2_CallbackCode on_location_property(void *user_data, OTF2_LocationRef location,
                                               OTF2_StringRef name, OTF2_Type type,
                                               OTF2_AttributeValue value)
@@ -338,15 +339,22 @@ static void resolve_ranks(weft_trace_reader *st)
     }
 }
 
-/* Each location's weft::events_lost, once strings and locations are sorted. */
+/* Each location's weft::events_lost, weft::recovered and
+ * weft::events_left_out, once strings and locations are sorted. */
 static void resolve_properties(weft_trace_reader *st)
 {
     for (size_t i = 0; i < st->property_count; i++) {
         const property_def *p = &st->properties[i];
         const char *name = weft__trace_string(st, p->name_ref);
         size_t l = find_location(st, p->location);
-        if (name && l != NOT_FOUND && strcmp(name, WEFT_TRACE_EVENTS_LOST) == 0)
+        if (!name || l == NOT_FOUND)
+            continue;
+        if (strcmp(name, WEFT_TRACE_EVENTS_LOST) == 0)
             st->locations[l].events_lost = p->value;
+        else if (strcmp(name, WEFT_TRACE_RECOVERED) == 0)
+            st->locations[l].recovered = true;
+        else if (strcmp(name, WEFT_TRACE_EVENTS_LEFT_OUT) == 0)
+            st->locations[l].events_left_out = p->value;
     }
 }
 

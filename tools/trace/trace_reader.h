@@ -24,6 +24,11 @@
 /* The location property in which weft's recorder counts the events it
  * recorded but could not write (docs/CONFIGURATION.md). */
 #define WEFT_TRACE_EVENTS_LOST "weft::events_lost"
+/* The properties weft recover marks a trace with (docs/FAULTS.md): its
+ * process ended before writing every event it recorded (how many were
+ * lost is not known), and events left out because their partner was. */
+#define WEFT_TRACE_RECOVERED "weft::recovered"
+#define WEFT_TRACE_EVENTS_LEFT_OUT "weft::events_left_out"
 
 /* A rank that could not be determined (a peer rank outside its communicator). */
 #define WEFT_TRACE_NO_RANK UINT32_MAX
@@ -54,10 +59,12 @@ typedef struct location_def {
     uint64_t ref;
     uint64_t name_ref;
     uint64_t group_ref;
-    uint64_t event_count; /* as the definition claims */
-    uint8_t type;         /* OTF2_LocationType */
-    uint32_t rank;        /* resolved from its location group */
-    uint64_t events_lost; /* the recorder's location property weft::events_lost; 0 without */
+    uint64_t event_count;     /* as the definition claims */
+    uint8_t type;             /* OTF2_LocationType */
+    uint32_t rank;            /* resolved from its location group */
+    uint64_t events_lost;     /* the recorder's location property weft::events_lost; 0 without */
+    bool recovered;           /* weft recover's weft::recovered (events lost at its end) */
+    uint64_t events_left_out; /* weft recover's weft::events_left_out; 0 without */
 } location_def;
 
 typedef struct members_def { /* a Group of type COMM_LOCATIONS, COMM_GROUP or COMM_SELF */

@@ -283,8 +283,8 @@ WEFT_EXPORT weft_status weft_registry_process(weft_registry *reg, uint32_t rank,
 void weft_registry_location_set_events(weft_registry *reg, weft_location loc, uint64_t count);
 
 /* Attaches a named numeric property to a location (name copied). */
-weft_status weft_registry_location_property(weft_registry *reg, weft_location loc, const char *name,
-                                            uint64_t value);
+WEFT_EXPORT weft_status weft_registry_location_property(weft_registry *reg, weft_location loc,
+                                                        const char *name, uint64_t value);
 
 /* Registers a communicator (see weft_comm_desc) and returns its handle; an
  * equal (paradigm, parent, key) returns the existing one. Thread-safe; not
@@ -339,9 +339,9 @@ const char *weft_registry_string_text(const weft_registry *reg, weft_string str)
 uint32_t weft_registry_region_count(const weft_registry *reg);
 weft_status weft_registry_region_get(const weft_registry *reg, weft_region region,
                                      weft_region_def *out);
-uint32_t weft_registry_location_count(const weft_registry *reg);
-weft_status weft_registry_location_get(const weft_registry *reg, weft_location loc,
-                                       weft_location_def *out);
+WEFT_EXPORT uint32_t weft_registry_location_count(const weft_registry *reg);
+WEFT_EXPORT weft_status weft_registry_location_get(const weft_registry *reg, weft_location loc,
+                                                   weft_location_def *out);
 uint32_t weft_registry_property_count(const weft_registry *reg);
 weft_status weft_registry_property_get(const weft_registry *reg, uint32_t index,
                                        weft_location_property *out);
@@ -351,13 +351,31 @@ uint32_t weft_registry_process_count(const weft_registry *reg);
 weft_status weft_registry_process_get(const weft_registry *reg, uint32_t index,
                                       weft_process_def *out);
 
-uint32_t weft_registry_comm_count(const weft_registry *reg);
+WEFT_EXPORT uint32_t weft_registry_comm_count(const weft_registry *reg);
 WEFT_EXPORT weft_status weft_registry_comm_get(const weft_registry *reg, weft_comm comm,
                                                weft_comm_def *out);
 /* Copies up to `capacity` members of comm, by position, into members;
  * returns how many positions it has (0 for an unknown comm). */
-uint32_t weft_registry_comm_members(const weft_registry *reg, weft_comm comm, uint32_t *members,
-                                    uint32_t capacity);
+WEFT_EXPORT uint32_t weft_registry_comm_members(const weft_registry *reg, weft_comm comm,
+                                                uint32_t *members, uint32_t capacity);
+
+/* How many times the registry has changed: it grows with every definition
+ * added (and every team member set), never otherwise; location properties
+ * (statistics, not needed to read events) do not count. A copy taken at one
+ * generation holds every definition as long as the generation stays the
+ * same. */
+uint64_t weft_registry_generation(const weft_registry *reg);
+
+/* Around fork(): the forking thread holds the registry's mutex across the
+ * fork (lock before, unlock after, in parent and child), so that the
+ * child's copy is not caught half changed by another thread. */
+void weft_registry_fork_lock(weft_registry *reg);
+void weft_registry_fork_unlock(weft_registry *reg);
+
+/* For the child of fork(): forgets the parent's locations, their
+ * properties and the members of thread teams (location ids of the
+ * parent's), and keeps everything else (the adapters hold its handles). */
+void weft_registry_forget_locations(weft_registry *reg);
 
 /* I/O and one-sided objects (OTF2 IoRegularFile, IoHandle and RmaWin
  * definitions), one table of the registry. Each is identified by (kind,

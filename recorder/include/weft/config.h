@@ -104,6 +104,11 @@ typedef enum weft_config_type {
       "region enter and leave, comma-separated, counted per thread. Events the machine "   \
       "lacks or cannot count together: one line saying which and why; the run goes on "    \
       "without them.")                                                                    \
+    X(SIGNALS, signals, WEFT_CONFIG_NAMES, "default",                                      \
+      "Terminating signals after which the trace is written (then the signal takes its "   \
+      "usual effect): default (HUP, INT, QUIT, ILL, TRAP, ABRT, BUS, FPE, USR1, SEGV, "     \
+      "USR2, PIPE, ALRM, TERM, XCPU, XFSZ, SYS), none, or a list such as TERM,INT. "        \
+      "Signals the program handles or ignores when recording starts stay its own.")        \
     X(VERBOSE, verbose, WEFT_CONFIG_BOOL, "false",                                        \
       "Progress and diagnostics on stderr: configuration, where the trace went, "          \
       "buffer statistics.")                                                                \
@@ -127,6 +132,7 @@ typedef struct weft_config {
     uint64_t throttle_percall_ns;    /* the average visit below which it happens */
     const char *metric_rusage;       /* NULL: none; the text as given */
     const char *metric_papi;         /* NULL: none; the text as given */
+    const char *signals;             /* NULL: the default list; the text as given */
     bool verbose;
     bool write_empty_trace;
 } weft_config;

@@ -71,6 +71,12 @@ WEFT_EXPORT uint32_t weft_job_rank(void);
  * weft_finalize. */
 WEFT_EXPORT void weft_job_finalize(void);
 
+/* MPI_Abort, before the job is torn down: this rank leaves its part of the
+ * trace on disk (its events, its recovery journal) for `weft recover`, and
+ * says so in one line; ERROR_CODE becomes its ProgramEnd's status. Not
+ * collective. */
+WEFT_EXPORT void weft_job_abort(int error_code);
+
 /* The recorder's clock: the timestamp events get now, in ticks. */
 WEFT_EXPORT uint64_t weft_clock_ticks(void);
 /* True when the ticks are CLOCK_MONOTONIC nanoseconds, false for a TSC. */

@@ -40,7 +40,10 @@ WEFT_EXPORT weft_status weft_trace_writer_program(weft_trace_writer *w, uint32_t
 
 /* Writes one event of the location LOC, which must be in the registry; a
  * location's events must come in time order (time in the trace's ticks).
- * Events of different locations may interleave. WEFT_ERR_OTF2 (reported)
+ * Events of different locations may interleave. Every id is the registry's
+ * (MPI-IO handles and RMA windows: its objects; a group sync: the
+ * communicator whose group synchronises); the registry must hold every
+ * object before the first MPI-IO or RMA event. WEFT_ERR_OTF2 (reported)
  * when OTF2 refuses it. */
 WEFT_EXPORT weft_status weft_trace_writer_event(weft_trace_writer *w, weft_location loc,
                                                 const weft_event *e);
