@@ -175,3 +175,4 @@ int main(int argc, char **argv)
         free(f[k]);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -134,3 +134,4 @@ int main(int argc, char **argv)
                                  365596, 2279184, 14772512};
     return solutions == known[n] ? 0 : 1;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

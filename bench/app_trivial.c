@@ -19,3 +19,4 @@ int main(void)
     printf("- %d %d\n", sum, omp_get_max_threads());
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

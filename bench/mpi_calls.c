@@ -102,3 +102,4 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return status;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

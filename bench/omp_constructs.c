@@ -122,3 +122,4 @@ int main(int argc, char **argv)
     printf("%.9f %ld %d\n", elapsed, repetitions, team);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -130,3 +130,4 @@ ompt_start_tool(unsigned int omp_version, const char *runtime_version)
     static ompt_start_tool_result_t result = {initialize, finalize, {0}};
     return &result;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -115,3 +115,4 @@ int main(int argc, char **argv)
     weft_symbols_shutdown();
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

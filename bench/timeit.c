@@ -52,3 +52,4 @@ int main(int argc, char **argv)
             seconds(usage.ru_stime), code);
     return code;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

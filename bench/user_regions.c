@@ -71,3 +71,4 @@ int main(int argc, char **argv)
     printf("%.2f\n", elapsed / (double)events);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: BSD-3-Clause
 // Time to first paint of `weft view` pages in headless Chromium, and the
 // time to draw one frame at a few zoom levels (whole run, a tenth, the
 // detail window, a single iteration), from a fresh browser profile per run.

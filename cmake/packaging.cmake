@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # What `cmake --install` puts where, and how users find it again: the
 # libraries with exported CMake targets (find_package(weft): weft::weft,
 # weft::mpi, weft::ompt, with a version file), pkg-config files (weft.pc,

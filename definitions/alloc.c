@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* weft_alloc and friends: malloc with a failure-injection hook for tests. */
 #include "weft/alloc.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The fixed lists of event attributes and parameters (weft/definitions.h)
  * and whether a registry uses them: one is used exactly when its name is
  * among the registry's strings, which merging registries carries over. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Communicators of the definition registry: thread teams and MPI
  * communicators. Each is identified by (paradigm, scope, parent, key) and
  * keeps its members by position (thread number in the team, rank in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Parser for OPARI2's CTC strings and the canonical OpenMP region name.
  *
  * One left-to-right pass over at most max_len bytes: the length prefix, then

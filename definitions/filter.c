@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The filter-file parser and matcher; see weft/filter.h. */
 #include "weft/filter.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Open addressing with linear probing; the table is kept at most half full. */
 #include "hash_index.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* An open-addressing index from a 64-bit hash to a dense id.
  *
  * The index stores only (hash, id) pairs; the caller keeps the objects and

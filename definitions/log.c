@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One-line diagnostics on stderr; see log.h. */
 #include "weft/log.h"
 

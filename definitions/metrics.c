@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Metric members and classes in the registry; see weft/definitions.h.
  * A process defines one or two classes, so lookups are linear scans. */
 #include <string.h>

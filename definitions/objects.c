@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* I/O files, I/O handles and RMA windows of the definition registry; see
  * weft_object_desc in weft/definitions.h. One table for the three kinds:
  * they share the shape (a name, a key, a file and a communicator) and the

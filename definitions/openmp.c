@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The OpenMP region table of weft/openmp.h, and the groups of its kinds. */
 #include "weft/openmp.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Groups and communicators of the OTF2 definitions, as Scalasca expects them
  * (docs/dev/OTF2-CONVENTIONS.md section 3):
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writes the definition registry as OTF2 global definitions; see
  * weft/definitions_otf2.h. This file writes the clock, strings, regions and
  * locations and decides the order; the system tree is in otf2_system_tree.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* I/O files, I/O handles and RMA windows as OTF2 definitions (see
  * weft_object_desc in weft/definitions.h):
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The system tree and location groups of the OTF2 definitions: a machine
  * node "Linux" (class "machine"), one node per distinct host (class "node",
  * ids 1, 2, ... in the order hosts first appear), and one location group of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The parts of the OTF2 definition writer (otf2_definitions.c: strings,
  * regions, locations and the order of things; otf2_system_tree.c: machine,
  * nodes and location groups; otf2_comms.c: groups and communicators).

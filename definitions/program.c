@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The program's strings and region; see weft/program.h. */
 #include "weft/program.h"
 

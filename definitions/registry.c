@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The definition registry: de-duplicated strings and regions, locations and
  * their properties, processes, behind one mutex per registry (communicators
  * are in comms.c).

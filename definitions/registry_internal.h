@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The registry's layout, shared by the files that implement it (registry.c
  * for strings, regions, locations and processes; comms.c for communicators;
  * unify.c for packing and merging). Private to definitions/.

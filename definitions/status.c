@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Names and descriptions of weft_status values, generated from the one list
  * in weft/status.h. */
 #include "weft/status.h"

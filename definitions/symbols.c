@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The symboliser's public functions (weft/symbols.h): one mutex around the
  * per-address cache, the table of loaded objects and the string pool, and
  * the return-address rule (describe address - 1, report offsets of

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The symboliser (weft/symbols.h), included from definitions/CMakeLists.txt.
 #
 # A static PIC library, weft_symbols, linked into libweft-ompt only: libbfd

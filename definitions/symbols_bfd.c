@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading one object with libbfd: the function around an address from the
  * static symbol table (or, when that was stripped, from the dynamic symbols
  * through dladdr), C++ names demangled, and the source file and line from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The symboliser's per-address cache: an open-addressing table keyed by the
  * code address, holding the address's object and its descriptions. Addresses
  * in no object are not cached, so an object loaded there later is found. Not

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The function around an address, from the dynamic symbol tables the dynamic
  * loader already has in memory (dladdr1). Serves objects whose static symbol
  * table was stripped, and the build without libbfd.

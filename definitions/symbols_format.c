@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fallback names for code addresses without a source line (see
  * weft_symbols_format_fallback): "function+0xOFF", "object+0xOFF" or
  * "0xADDRESS". A pure function of its arguments. */

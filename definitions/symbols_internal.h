@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The symboliser's parts and how they fit together (see weft/symbols.h).
  *
  *   symbols.c          public API: the mutex, the return-address rule

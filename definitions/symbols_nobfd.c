@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading objects without libbfd (a build with WEFT_BFD=OFF, or where
  * binutils-dev is missing): the function around an address comes from the
  * dynamic symbols the loader has in memory (dladdr), not demangled; there is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The loaded objects of this process, as the dynamic loader reports them
  * through dl_iterate_phdr: the executable, every shared library and the vDSO,
  * each with its load bias and PT_LOAD segments.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Interned strings for the symboliser: every name it hands out is a copy kept
  * here, once per text, until weft_symbols_shutdown. Copies do not depend on
  * the object they came from staying loaded or open. Not thread-safe: the

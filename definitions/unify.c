@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Packing a registry into one buffer and merging packed registries into
  * another; see weft/unify.h.
  *

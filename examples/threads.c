@@ -64,3 +64,4 @@ int main(void)
     WEFT_USER_REGION_END("main");
     return EXIT_SUCCESS;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Experiment directory and OTF2 archive; see archive.h. */
 #include "archive.h"
 

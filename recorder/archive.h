@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The experiment directory and the OTF2 archive in it.
  *
  * The directory is claimed with mkdir, so an existing one is never written

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Clock selection and TSC calibration; see clock.h. */
 #include "clock.h"
 

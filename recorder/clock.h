@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The event clock: an invariant TSC or CLOCK_MONOTONIC, chosen once.
  *
  * weft_clock_now() is inline and used on the hot path. The TSC rate is not

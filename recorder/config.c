@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading WEFT_* variables: the parsers (sizes with units, booleans, timer
  * names, durations) and the table `weft info` prints. The list of variables
  * lives in weft/config.h; this file only interprets it. A bad value never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Disk space set aside for the end of a trace; see disk_reserve.h. */
 #include "disk_reserve.h"
 

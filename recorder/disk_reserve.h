@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Disk space for the end of a trace, set aside before it is needed.
  *
  * OTF2 does not survive a write that fails for lack of space: its files are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Slot counts, names and the decoder of the buffer encoding; the encoders
  * are inline in event_codec.h. */
 #include "event_codec.h"

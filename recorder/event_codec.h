@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The in-memory event encoding of the per-location buffers.
  *
  * An event is one 16-byte head slot, followed by 0-2 payload slots (32 for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The generic event model's entry points (weft/recorder.h): each reserves
  * slots in the calling thread's buffer, encodes the event, and publishes it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The MPI-IO and one-sided entry points of weft/recorder.h: each is one
  * event of an I/O or RMA kind, its fields as weft/event.h lists them. */
 #include "events_io_rma.h"

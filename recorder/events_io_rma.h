@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The one recording function behind the MPI-IO and one-sided entry points
  * (events_io_rma.c); it lives in events.c beside the hot path's reserve. */
 #ifndef WEFT_RECORDER_EVENTS_IO_RMA_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The process's region filter (WEFT_FILTERING_FILE), read once when
  * recording starts; see weft/filter.h for the syntax and weft/recorder.h
  * for weft_region_filtered. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The child of fork() (without exec) records a trace of its own, in a
  * directory named after its parent's: DIR.fork-<pid>.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The recorder's side of a multi-process job; see weft/job.h.
  *
  * Every step that is collective in the job is taken by every rank whatever

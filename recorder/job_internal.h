@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The recorder's view of an attached job (see weft/job.h), for the
  * lifecycle and the sink. */
 #ifndef WEFT_RECORDER_JOB_INTERNAL_H

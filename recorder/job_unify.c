@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Unifying the definitions of all ranks of a job; see job_internal.h.
  *
  * A binomial tree: in round k (stride 2^k) a rank whose bit k is set sends

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing the recovery journal; see journal.h and weft/journal.h for what
  * it holds and journal_format.h for the layout.
  *

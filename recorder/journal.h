@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The recorder's side of the recovery journal (weft/journal.h): the file
  * DIR/journal/<rank>.journal of this process, kept up to date while the
  * archive is open and removed once the trace is complete. Every function

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The layout of a journal file (weft/journal.h), shared by the writer
  * (journal.c) and the reader (journal_read.c). Native byte order with a
  * marker that a reader of the other order refuses, fixed-width fields

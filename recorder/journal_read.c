@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading recovery journals back (weft/journal.h) for `weft recover`; the
  * layout is in journal_format.h. Every file is checked whole (its hash)
  * before anything of it is merged. */

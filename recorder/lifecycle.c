@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* weft_init, weft_finalize and the ways a recording ends (at exit, on a
  * signal, for an MPI rank that leaves its job early), recording on/off;
  * see lifecycle.h and weft/recorder.h. A fork()ed child is fork_child.c's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Recorder lifecycle: start on the first event, finalise at exit, on
  * request, on a terminating signal (signals.h) or when an MPI rank leaves
  * its job early; a fork()ed child records a trace of its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Locations and their chunk buffers; see location.h for the design. Every
  * function here except weft__loc_commit is off the hot path and may lock. */
 #include "location.h"

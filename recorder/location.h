@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-thread locations and their chunked event buffers.
  *
  * Each OS thread that records gets a location on its first event, found
@@ -111,8 +112,10 @@ extern __thread weft_loc *weft__tls_loc __attribute__((tls_model("initial-exec")
 void weft__loc_configure(uint64_t buffer_bytes, uint64_t total_bytes, bool reuse);
 
 /* Gives the calling thread a location, an idle one when there is one (see
- * above), and stores it in weft__tls_loc; its first chunk is installed by
- * the first weft__loc_refill. NULL (reported once) when out of memory. */
+ * above), and stores it in weft__tls_loc. A new location comes with its
+ * first chunk installed; an idle one with the chunk it kept, if any (else
+ * the first weft__loc_refill installs one). NULL (reported once) when out
+ * of memory. */
 weft_loc *weft__loc_create(void);
 
 /* Slow path: the current chunk cannot take `slots` more slots. Hands it to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Lock ids and acquisition orders shared by all adapters (weft/recorder.h).
  *
  * A lock object's address maps to a dense id, registered once under a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Metrics at region enter and leave; see metrics.h. */
 #include "metrics.h"
 

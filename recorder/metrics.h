@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Metrics read at every region enter and leave: getrusage fields
  * (WEFT_METRIC_RUSAGE) and PAPI counters (WEFT_METRIC_PAPI).
  *

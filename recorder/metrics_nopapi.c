@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A build without PAPI (libpapi-dev was not found): WEFT_METRIC_PAPI says
  * so once and records nothing. See metrics_source.h. */
 #include "metrics_source.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* PAPI counters as metrics (WEFT_METRIC_PAPI); see metrics_source.h.
  *
  * The events are checked once, on the thread that starts recording: each

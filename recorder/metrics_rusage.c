@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* getrusage fields as metrics (WEFT_METRIC_RUSAGE); see metrics_source.h. */
 #include <string.h>
 #include <sys/resource.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The sources metrics.c reads: getrusage (metrics_rusage.c) and PAPI
  * (metrics_papi.c, or metrics_nopapi.c in a build without PAPI). Each
  * parses its WEFT_METRIC_* list once, reports what it leaves out, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Open scopes per location; see open_scopes.h. Runs in the writer, off the
  * recording threads' path. */
 #include "open_scopes.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What is still open on a location: regions entered and not left, thread
  * teams begun and not ended, forks not joined, locks acquired and not
  * released, tracked by the sink as it writes each event.

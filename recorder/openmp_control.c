@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* OpenMP event control for both OpenMP adapters; see weft/openmp_control.h.
  *
  * Throttling keeps, per thread, one slot per region id: whether the region

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One event of the generic model as an OTF2 event record; see
  * otf2_events.h. */
 #include "otf2_events.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing one event of the generic model (weft/event.h) as its OTF2 event
  * record: shared by the recorder's sink and the trace writer of
  * `weft convert`, so both write events the same way. */

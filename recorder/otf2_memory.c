@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* OTF2's chunks and event files; see otf2_memory.h. */
 #include "otf2_memory.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* OTF2's memory and its event files, as weft hands them out.
  *
  * OTF2 encodes each location's events into chunks it asks weft for

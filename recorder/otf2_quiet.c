@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* OTF2 reports every error it meets on stderr, one line per layer it passes
  * through: a full disk made ~30 lines of them. In a traced program weft
  * says what went wrong in one line of its own (sink.c, archive.c), so OTF2's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Event memory in whole pages, straight from the kernel.
  *
  * Buffer chunks (megabytes each) and OTF2's event chunks are mapped and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Scopes across a pause; see pause.h. Runs only on the owner thread's slow
  * path, so it needs no lock. */
 #include "pause.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Keeping a location's scopes balanced across a pause of recording.
  *
  * While recording is paused (weft_user_off, POMP2_Off, omp_control_tool

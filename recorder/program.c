@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The traced program's command line and start time; see program.h. */
 #include "program.h"
 

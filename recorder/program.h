@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The traced program as the trace names it: its command line, read once
  * when recording starts, defined in the process's registry
  * (weft/program.h), and the time recording started. The sink writes a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The slow path of every event; see reserve_slow.h. */
 #include "reserve_slow.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The slow path of every event (see events.c's reserve). */
 #ifndef WEFT_RECORDER_RESERVE_SLOW_H
 #define WEFT_RECORDER_RESERVE_SLOW_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Terminating signals; see signals.h for the design. Everything the
  * handler calls is async-signal-safe: atomics, the clock (rdtsc or
  * clock_gettime), write, poll, sigaction, raise. */

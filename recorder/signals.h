@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Terminating signals: the trace is written before the signal takes its
  * default effect (docs/FAULTS.md).
  *

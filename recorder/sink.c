@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Decoding chunks into OTF2 events; see sink.h. */
 #include "sink.h"
 

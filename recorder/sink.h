@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Where chunks end up: decoded and written as OTF2 events.
  *
  * The sink opens the archive on the first chunk (so a program that records

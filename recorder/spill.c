@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The spill file; see spill.h. */
 #include "spill.h"
 

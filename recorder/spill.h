@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The spill file: chunks of locations that may not open their event file
  * yet (otf2_memory.h), parked on disk until the end of the run.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The trace writer of weft/trace_writer.h: the recorder's archive
  * (archive.c) and event records (otf2_events.c), driven by a caller that
  * owns the definitions and the events. */

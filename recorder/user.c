@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The user API of weft/user.h: call-site registration and the thin entry
  * points over the event model.
  *

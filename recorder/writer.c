@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The writer thread and its queue; see writer.h. */
 #include "writer.h"
 

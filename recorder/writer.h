@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The background writer: a thread that turns handed-over chunks into OTF2.
  *
  * Recording threads never write OTF2 themselves while the writer runs; they

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The OMPT tool's internals (libweft-ompt), shared by its modules:
  * ompt_tool.c (start-up, callback registration, omp_control_tool),
  * ompt_regions.c (code address + construct -> weft region),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Parallel regions, worksharing, masked and barriers through OMPT, in the
  * POMP2 adapter's event order (docs/dev/OTF2-CONVENTIONS.md): ThreadFork on
  * the forking thread; on every member ThreadTeamBegin, Enter parallel, ...,

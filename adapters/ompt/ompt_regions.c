@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Regions of the OMPT tool: (code address, construct) -> weft region.
  *
  * The runtime names a construct only by codeptr_ra, the return address of

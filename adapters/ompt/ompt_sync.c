@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Mutual exclusion through OMPT: OpenMP locks and nest locks (with the
  * POMP2 adapter's wrapper regions "omp_set_lock" ... and lock events),
  * critical (Enter critical, Acquire, Enter critical sblock, Leave sblock,

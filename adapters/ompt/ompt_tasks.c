@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Explicit tasks through OMPT: creation (Enter "create task", TaskCreate,
  * Leave) on the creating thread, then TaskSwitch into the task and its
  * region on the thread that runs it, TaskComplete and a switch back.

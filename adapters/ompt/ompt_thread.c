@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-thread state of the OMPT tool; see ompt_internal.h.
  *
  * Thread teams are defined as the POMP2 adapter defines them: once per place

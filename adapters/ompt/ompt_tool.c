@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* libweft-ompt's entry: the OpenMP runtime finds ompt_start_tool (in the
  * global symbol scope when libweft-ompt is preloaded, as `weft run` does, or
  * in a library named by OMP_TOOL_LIBRARIES), and this tool registers its

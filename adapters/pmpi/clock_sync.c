@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Clock offsets of every rank against rank 0 (see pmpi_internal.h): how they
  * are measured (weft__pmpi_clock_sync) and when, between MPI_Init and
  * MPI_Finalize (weft__pmpi_clock_checkpoint). Each rank hands its offsets to

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Generates libweft-mpi's MPI wrappers from mpi_functions.spec.
 
     generate_wrappers.py SPEC OUTDIR --mpi-h MPI_H_I [--fortran-symbols NM]

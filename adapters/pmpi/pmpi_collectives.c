@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Blocking collectives: MpiCollectiveBegin before the call, MpiCollectiveEnd
  * after it with the operation, the root and what this rank sent and
  * received; see pmpi_hooks.h.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI communicators as weft communicators; see pmpi_internal.h.
  *
  * Every rank names a communicator by the same 64-bit key, so that the

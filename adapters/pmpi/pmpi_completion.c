@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The Wait and Test family: which remembered requests a call completed and
  * what that records; see pmpi_hooks.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the Fortran wrappers need beyond the hooks: Fortran's MPI_IN_PLACE
  * and status arguments; see pmpi_hooks.h.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The hooks the generated wrappers call (mpi_wrappers.c, and
  * mpi_wrappers_fortran.c with handles converted to C): every piece of what
  * an MPI call records, by concern.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the parts of the MPI adapter (libweft-mpi) share.
  *
  *   wrappers (generated from mpi_functions.spec) ── hooks: p2p, requests,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI-IO as OTF2 I/O records; see pmpi_hooks.h.
  *
  * Each MPI_File_open that succeeds defines the file (one per name in the

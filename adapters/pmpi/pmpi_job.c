@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI_Init and MPI_Finalize on the recorder's side: the job operations of
  * weft/job.h implemented with PMPI on weft's private communicator; see
  * pmpi_internal.h. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Point-to-point hooks: blocking messages, the start of non-blocking and
  * persistent ones, matched probes; see pmpi_hooks.h. The completion of
  * requests is pmpi_completion.c.

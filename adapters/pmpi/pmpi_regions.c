@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Registering the regions of the MPI functions, on their first call; see
  * pmpi_regions.h. The names and file follow Score-P ("MPI_Send", file
  * "MPI", lines 0, paradigm MPI): Scalasca classifies MPI regions by exactly

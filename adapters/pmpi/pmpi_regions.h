@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The region of every wrapped MPI function ("MPI_Send", file "MPI", role
  * from mpi_functions.spec), registered the first time the function is
  * called and then read with one load per call.

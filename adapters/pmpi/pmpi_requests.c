@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The tables of requests and messages; see pmpi_requests.h.
  *
  * A table is STRIPES small hash tables, a handle's stripe picked by its

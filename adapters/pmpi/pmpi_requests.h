@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What weft remembers about MPI requests and matched-probe messages.
  *
  * A request created by a wrapped call (Isend, Irecv, Imrecv, Send_init,

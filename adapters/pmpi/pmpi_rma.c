@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One-sided communication as OTF2 RMA records; see pmpi_hooks.h.
  *
  * A window made by MPI_Win_create/allocate/allocate_shared/create_dynamic

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """The kinds of wrappers generate_wrappers.py writes: which hooks a
 wrapper calls around its PMPI call (a few C statements with placeholders
 naming the function's parameters), and the names the spec may use for

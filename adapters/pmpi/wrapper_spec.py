@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 """Reading mpi_functions.spec and the build's preprocessed mpi.h for
 generate_wrappers.py: the entries (their parameters, kind, options) and the
 functions the header declares with their parameter lists."""

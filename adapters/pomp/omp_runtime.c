@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Weak references to the application's OpenMP runtime; see omp_runtime.h. */
 #include "omp_runtime.h"
 

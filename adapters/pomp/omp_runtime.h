@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The OpenMP runtime as the POMP2 adapter reaches it: whichever runtime the
  * application links (GCC's libgomp, LLVM's libomp, ...), found at run time.
  *

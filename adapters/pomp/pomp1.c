@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* POMP as OPARI 1.1 emits it (pomp_lib.h of 2001, _POMP 200110): the
  * lower-case pomp_* entry points, each taking the construct's static
  * descriptor (struct ompregdescr). They map onto the same adapter core as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The POMP2 interface of OPARI2 2.0.7 for C and C++ (opari2/pomp2_lib.h and
  * pomp2_user_lib.h): every function an instrumented program calls. Each
  * hands over at once to the adapter's weft__pomp_* functions; the Fortran

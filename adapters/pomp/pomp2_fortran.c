@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The POMP2 interface for Fortran programs instrumented by OPARI2, in
  * gfortran's conventions: lower-case names with one trailing underscore,
  * every argument by reference, region handles as INTEGER*8, LOGICAL as a

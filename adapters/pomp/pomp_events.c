@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The POMP2 events that take more than one region enter or leave: parallel
  * regions, scheduling points, critical sections, tasks and the OpenMP lock
  * routines. The C and Fortran entry points both call these; the order of the

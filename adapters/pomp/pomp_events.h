@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* POMP2 events shared by the C and the Fortran entry points; see
  * pomp_events.c. Handles are the application's handle variables. */
 #ifndef WEFT_ADAPTERS_POMP_EVENTS_H

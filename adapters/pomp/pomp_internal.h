@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The POMP2 adapter's internals, shared by its entry files (pomp2_c.c for
  * C/C++, pomp2_fortran.c for gfortran) and its modules.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The merged POMP proposal (pomplib.h): control, handles and the construct,
  * function and user-region events, on the POMP2 adapter core. The runtime
  * library events are in pomp_proposal_runtime.c. Parameters are named as in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The merged POMP proposal's internals: event levels chosen by the
  * POMP_<group> environment variables (pomp_proposal_levels.c), the search
  * for POMP_Init_<id> functions (pomp_proposal_init.c), and the helpers its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* POMP_Init_<id>: the merged proposal lets each file of a program define
  * one, calling POMP_Get_handle for its constructs, and POMP_Init calls them
  * all. The proposal finds them with nm at link time; weft finds them in the

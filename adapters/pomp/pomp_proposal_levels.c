@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Event levels of the merged POMP proposal; see pomp_proposal.h. */
 #include <pthread.h>
 #include <stdlib.h>

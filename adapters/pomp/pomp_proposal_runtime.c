@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The merged POMP proposal's OpenMP runtime library events (pomplib.h):
  * lock routines and the routines that set or return a value. A call of a
  * routine is a construct with a handle and CTC string like any other (type

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* POMP2 region handles: from a CTC string to the weft regions of one
  * construct, named the way Score-P names them ("!$omp for @file.c:12") so
  * analysis tools classify them; see pomp_internal.h. */

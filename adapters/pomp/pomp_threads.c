@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-thread POMP2 state: the thread teams a thread belongs to, the task it
  * runs, the nest locks it holds. See pomp_internal.h.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs one end-to-end scenario of `weft compile` with a real compiler; used
 # by the CTest entries of tests/compile/CMakeLists.txt. Variables (-D):
 #   WEFT      the weft executable

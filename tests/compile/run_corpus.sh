@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Builds every OpenMP test program of the tree with weft compile both ways,
 # preprocessor first (the default) and OPARI2 reading the source
 # (--no-preprocess), beside the build without weft: all three must compile,

@@ -115,3 +115,4 @@ weft_registry *fixture_rank_registry(uint32_t rank, uint32_t size)
     }
     return reg;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

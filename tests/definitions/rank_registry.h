@@ -29,3 +29,4 @@ uint32_t fixture_thread_count(uint32_t rank);
 uint64_t fixture_split_key(uint32_t color);
 
 #endif /* WEFT_TESTS_DEFINITIONS_RANK_REGISTRY_H */
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -165,3 +165,4 @@ void registry_assert_maps(const weft_registry *global, const weft_registry *loca
         assert_true(weft_id_map_is_identity(maps->comms, maps->comm_count));
     }
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -23,3 +23,4 @@ void registry_assert_maps(const weft_registry *global, const weft_registry *loca
                           const weft_id_maps *maps);
 
 #endif /* WEFT_TESTS_DEFINITIONS_REGISTRY_ASSERT_H */
+/* SPDX-License-Identifier: BSD-3-Clause */

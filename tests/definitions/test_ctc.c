@@ -722,3 +722,4 @@ int main(void)
     };
     return cmocka_run_group_tests(tests, read_real_strings, free_real_strings);
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -612,3 +612,4 @@ int main(void)
     weft_symbols_shutdown();
     return failed;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -48,3 +48,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check(weft_ctc_parse_proposal, data, size); /* the merged POMP proposal's */
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -48,3 +48,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_seed_restore(WEFT_FUZZ_SEED_ARCHIVE, work, files[which]); /* for the next input */
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

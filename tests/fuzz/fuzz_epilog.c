@@ -35,3 +35,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     close(fd);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -60,3 +60,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     weft__trace_free(&reader);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

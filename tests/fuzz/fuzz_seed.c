@@ -95,3 +95,4 @@ void fuzz_seed_remove(const char *path)
         unlink(path);
     }
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -23,3 +23,4 @@ void fuzz_seed_restore(const char *seed, const char *work, const char *name);
 void fuzz_seed_remove(const char *path);
 
 #endif /* WEFT_TESTS_FUZZ_SEED_H */
+/* SPDX-License-Identifier: BSD-3-Clause */

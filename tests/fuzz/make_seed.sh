@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # A seed input of a fuzz target that picks a file by its first byte: OUT is
 # the byte BYTE (0-255) and then the contents of FILE, decompressed by
 # gzip -dc when DECOMPRESS is "gunzip".

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The fuzz targets, from an ordinary build's test suite: configures weft in
 # WORKDIR with CLANG and WEFT_FUZZ=ON (warnings as errors), builds every
 # fuzz target and its seeds (fuzz_all), then runs each for SECONDS seconds

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs every fuzz target of a WEFT_FUZZ=ON build for SECONDS seconds each on
 # a copy of its seed corpus (fuzz_targets.txt in the build's tests/fuzz
 # lists them: NAME|EXECUTABLE|CORPUS|OPTIONS). A crash, an ASan or UBSan

@@ -21,3 +21,4 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return got == (rank + size - 1) % size ? 0 : 1;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

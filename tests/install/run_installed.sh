@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # weft as a user installs it: `cmake --install BUILD --prefix PREFIX` into a
 # new prefix that no compiler searches, then every documented way of
 # building against it, each program run and its trace checked:

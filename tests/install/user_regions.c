@@ -17,3 +17,4 @@ int main(void)
     printf("sum %.3f\n", sum);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -411,3 +411,4 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: %s MODE ... (see the top of faults.c)\n", argv[0]);
     return 2;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

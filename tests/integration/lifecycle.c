@@ -200,3 +200,4 @@ int main(int argc, char **argv)
     fprintf(stderr, "unknown mode '%s'\n", mode);
     return 2;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

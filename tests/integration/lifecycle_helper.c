@@ -11,3 +11,4 @@ void lifecycle_gamma(int count)
         WEFT_USER_REGION_END("gamma");
     }
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -127,3 +127,4 @@ program_run run_lifecycle(const char *mode, const char *const *extra_env)
     const char *argv[] = {LIFECYCLE_PROGRAM, mode, NULL};
     return run_in_scratch(argv, env);
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -40,3 +40,4 @@ program_run run_in_scratch(const char *const *argv, const char *const *env);
 program_run run_lifecycle(const char *mode, const char *const *extra_env);
 
 #endif /* WEFT_TESTS_RECORDER_FIXTURE_H */
+/* SPDX-License-Identifier: BSD-3-Clause */

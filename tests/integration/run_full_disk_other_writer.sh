@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Another process fills the disk while a program records: a 48 MiB tmpfs
 # made for the test (skipped, exit 77, where it cannot be mounted: that
 # needs root) takes the trace of a two-thread program recording ~16 million

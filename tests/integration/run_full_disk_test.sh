@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # A trace written into a directory whose disk fills up: a 24 MiB tmpfs made
 # for the test (skipped, exit 77, where it cannot be mounted: that needs
 # root) takes a two-thread program recording ~8 million events (~100 MB of

@@ -122,3 +122,4 @@ int count_entries(const char *dir, const char *prefix)
     closedir(d);
     return count;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

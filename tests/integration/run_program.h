@@ -37,3 +37,4 @@ int wait_for_output(int pid, const char *cwd, const char *word);
 int count_entries(const char *dir, const char *prefix);
 
 #endif /* WEFT_TESTS_RUN_PROGRAM_H */
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -48,3 +48,4 @@ int main(int argc, char **argv)
         pthread_join(tids[t], NULL);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -445,3 +445,4 @@ int main(int argc, char **argv)
         cmocka_set_test_filter(argv[1]);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -164,3 +164,4 @@ int main(int argc, char **argv)
     fprintf(stderr, "usage: %s churn THREADS ROUNDS | files THREADS PAIRS NOFILE\n", argv[0]);
     return 2;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -27,3 +27,4 @@ int main()
     WEFT_USER_REGION_END("cxx_main");
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

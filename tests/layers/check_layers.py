@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The include edges weft allows, checked over every source file.
 
 weft is built in layers (docs/dev/ARCHITECTURE.md):

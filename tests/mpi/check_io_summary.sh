@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # weft summary's I/O table of an io scenario's trace (mpi_scenarios.h): for
 # every rank exactly one row, on the shared file, with 5 reads of 4 blocks
 # and the short read's IO_SHORT_INTS ints, 4 writes of one block each, 2

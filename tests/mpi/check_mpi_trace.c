@@ -142,3 +142,4 @@ int main(int argc, char **argv)
         printf("check_mpi_trace: %d check(s) failed\n", mpi_failures());
     return mpi_failures() ? 1 : 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -229,3 +229,4 @@ extern const mpi_scenario mpi_scenario_p2p, mpi_scenario_nonblocking, mpi_scenar
     mpi_scenario_families;
 
 #endif
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -136,3 +136,4 @@ void mpi_check_finalize_overlap(const mpi_ctx *ctx)
                  " ticks before the last one entered it",
                  last_enter - first_leave);
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -196,3 +196,4 @@ void mpi_check_collective_sequences(const mpi_ctx *ctx)
             check_comm(ctx, &ctx->t->comms[i]);
     }
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

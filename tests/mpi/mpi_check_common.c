@@ -227,3 +227,4 @@ long mpi_program_count(const mpi_ctx *ctx, uint32_t rank, const char *name)
         mpi_fail("%s has no \"%s\"", path, name);
     return found;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -118,3 +118,4 @@ void mpi_check_comm_definitions(mpi_ctx *ctx)
         mpi_fail("no MPI communicator defined");
     MPI_CHECK_EQ(selfs, 1, "MPI comms with a COMM_SELF group (MPI_COMM_SELF)");
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

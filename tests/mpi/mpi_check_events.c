@@ -446,3 +446,4 @@ uint64_t mpi_events_in(const mpi_ctx *ctx, const trace_location_stats *loc, cons
     }
     return count;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -199,3 +199,4 @@ static void check_collectives(mpi_ctx *ctx)
 
 const mpi_scenario mpi_scenario_collectives = {"collectives", 1, 2, expect_collectives,
                                                check_collectives};
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -204,3 +204,4 @@ static void check_comms(mpi_ctx *ctx)
 }
 
 const mpi_scenario mpi_scenario_comms = {"comms", 1, 2, expect_comms, check_comms};
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -66,3 +66,4 @@ static void check_families(mpi_ctx *ctx)
 }
 
 const mpi_scenario mpi_scenario_families = {"families", 1, 2, expect_families, check_families};
+/* SPDX-License-Identifier: BSD-3-Clause */

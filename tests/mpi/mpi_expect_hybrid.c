@@ -220,3 +220,4 @@ static void check_hybrid_ompt(mpi_ctx *ctx)
 const mpi_scenario mpi_scenario_hybrid = {"hybrid", HYBRID_THREADS, 2, expect_hybrid, check_hybrid};
 const mpi_scenario mpi_scenario_hybrid_ompt = {"hybrid_ompt", HYBRID_THREADS, 2, expect_hybrid,
                                                check_hybrid_ompt};
+/* SPDX-License-Identifier: BSD-3-Clause */

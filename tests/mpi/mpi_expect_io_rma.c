@@ -356,3 +356,4 @@ static void check_rma(mpi_ctx *ctx)
 }
 
 const mpi_scenario mpi_scenario_rma = {"rma", 1, 2, expect_rma, check_rma};
+/* SPDX-License-Identifier: BSD-3-Clause */

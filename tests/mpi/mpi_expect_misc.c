@@ -164,3 +164,4 @@ static void check_clock(mpi_ctx *ctx)
 /* At least three offsets per location: MPI_Init's, one intermediate and
  * MPI_Finalize's. */
 const mpi_scenario mpi_scenario_clock = {"clock", 1, 3, expect_clock, check_clock};
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -191,3 +191,4 @@ static void check_nonblocking(mpi_ctx *ctx)
 
 const mpi_scenario mpi_scenario_nonblocking = {"nonblocking", 1, 2, expect_nonblocking,
                                                check_nonblocking};
+/* SPDX-License-Identifier: BSD-3-Clause */

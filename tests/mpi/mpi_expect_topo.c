@@ -175,3 +175,4 @@ static void check_topo(mpi_ctx *ctx)
 }
 
 const mpi_scenario mpi_scenario_topo = {"topo", 1, 2, expect_topo, check_topo};
+/* SPDX-License-Identifier: BSD-3-Clause */

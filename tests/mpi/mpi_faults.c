@@ -107,3 +107,4 @@ int main(int argc, char **argv)
         }
     }
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -62,3 +62,4 @@ program mpi_fortran
 
     call MPI_Finalize(ierr)
 end program mpi_fortran
+! SPDX-License-Identifier: BSD-3-Clause

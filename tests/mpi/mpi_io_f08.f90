@@ -91,3 +91,4 @@ contains
         end do
     end subroutine expect
 end program mpi_io_f08
+! SPDX-License-Identifier: BSD-3-Clause

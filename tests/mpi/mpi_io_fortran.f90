@@ -90,3 +90,4 @@ contains
         end do
     end subroutine expect
 end program mpi_io_fortran
+! SPDX-License-Identifier: BSD-3-Clause

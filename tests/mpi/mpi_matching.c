@@ -245,3 +245,4 @@ void mpi_check_events_in(const mpi_ctx *ctx, const trace_location_stats *loc, co
     MPI_CHECK_EQ(mpi_events_in(ctx, loc, name, kind, NULL), expected, "%s records in %s on %s",
                  trace_event_kind_name(kind), name, mpi_loc_label(loc));
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

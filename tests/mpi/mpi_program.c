@@ -32,3 +32,4 @@ void mpi_program_write_counts(const char *dir, int rank, const mpi_count *counts
         fprintf(f, "%s %ld\n", counts[i].name, counts[i].value);
     mpi_program_require(fclose(f) == 0, rank, "cannot write the counts file");
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

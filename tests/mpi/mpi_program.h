@@ -22,3 +22,4 @@ typedef struct mpi_count {
 void mpi_program_write_counts(const char *dir, int rank, const mpi_count *counts, int n);
 
 #endif
+/* SPDX-License-Identifier: BSD-3-Clause */

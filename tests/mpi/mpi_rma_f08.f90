@@ -93,3 +93,4 @@ program mpi_rma_f08
     call MPI_Win_free(win)
     call MPI_Finalize()
 end program mpi_rma_f08
+! SPDX-License-Identifier: BSD-3-Clause

@@ -94,3 +94,4 @@ program mpi_rma_fortran
     call MPI_Win_free(win, ierr)
     call MPI_Finalize(ierr)
 end program mpi_rma_fortran
+! SPDX-License-Identifier: BSD-3-Clause

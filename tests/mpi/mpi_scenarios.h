@@ -170,3 +170,4 @@
 /* clang-format on */
 
 #endif
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # A 2-rank MPI job that ends badly, and `weft recover` (docs/FAULTS.md):
 #
 #   run_mpi_fault_test.sh MPIEXEC WEFT PROGRAM WORKDIR MODE

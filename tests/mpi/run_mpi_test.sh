@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # One MPI trace test: (optionally builds the program,) runs it under mpirun
 # with N ranks and WEFT_EXPERIMENT_DIRECTORY set, then checks the trace: it
 # must load in otf2-print (when installed) and pass check_mpi_trace.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The MPI tests again, against MPICH: configures and builds weft in WORKDIR
 # with MPICH's compiler wrappers (installed beside Open MPI, Debian's default)
 # and runs that build's MPI tests there.

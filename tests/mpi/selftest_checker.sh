@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Tests check_mpi_trace itself, without MPI or weft: write_fake_trace writes
 # the trace a correct weft would record for mpi_fortran.f90 on 2 ranks,
 # which must pass, and variants with one fault each, which must fail with

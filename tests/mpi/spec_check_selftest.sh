@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The spec-coverage check itself: it passes on the build's mpi.h and fails,
 # naming the function, when the header declares one the spec lacks (here a
 # made-up MPI_Weft_selftest_function appended to a copy of the header).

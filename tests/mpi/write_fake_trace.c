@@ -303,3 +303,4 @@ int main(int argc, char **argv)
     check(OTF2_Archive_Close(archive), "close archive");
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

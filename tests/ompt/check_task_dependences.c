@@ -218,3 +218,4 @@ int main(int argc, char **argv)
     }
     return failures ? 1 : 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -222,3 +222,4 @@ int main(int argc, char **argv)
     trace_free(ompt);
     return failures ? 1 : 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -31,3 +31,4 @@ int main(void)
     printf("sum %ld\n", sum);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The trace directory `weft run` writes without -o, and the name the
 # documentation gives it (issue 19: OPENMP-OMPT.md said weft-app-<date>-<pid>):
 # weft-YYYYMMDD_HHMMSS_<pid> in the working directory.

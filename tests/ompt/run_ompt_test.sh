@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # One OMPT trace test: builds an unmodified OpenMP program, runs it with
 # OMP_NUM_THREADS threads once untraced and once under `weft run`; the
 # outputs must be equal, and the trace must pass check_pomp_trace (the same

@@ -48,3 +48,4 @@ int main(int argc, char **argv)
     printf("a %ld b %ld c %ld unrelated %ld\n", a, b, c, unrelated);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

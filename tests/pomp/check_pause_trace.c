@@ -72,3 +72,4 @@ int main(int argc, char **argv)
     trace_free(model);
     return failures ? 1 : 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -409,3 +409,4 @@ int main(int argc, char **argv)
         printf("check_pomp_trace: %d check(s) failed\n", failures);
     return failures ? 1 : 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

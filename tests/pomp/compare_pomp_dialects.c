@@ -100,3 +100,4 @@ int main(int argc, char **argv)
     trace_free(b);
     return differences ? 1 : 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

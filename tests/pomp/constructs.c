@@ -114,3 +114,4 @@ int main(void)
            in_lock, in_nest);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

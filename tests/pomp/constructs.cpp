@@ -39,3 +39,4 @@ int main()
     std::printf("%ld\n", acc.total());
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -80,3 +80,4 @@ contains
     x = x + v
   end subroutine
 end program
+! SPDX-License-Identifier: BSD-3-Clause

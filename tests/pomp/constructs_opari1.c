@@ -100,3 +100,4 @@ int main(void)
     printf("%ld %ld %ld %ld %ld %ld\n", sum, in_master, in_named, in_unnamed, in_lock, in_nest);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

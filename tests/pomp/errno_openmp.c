@@ -30,3 +30,4 @@ int main(void)
     printf("errno kept: %g\n", sum);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

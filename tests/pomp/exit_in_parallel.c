@@ -23,3 +23,4 @@ int main(void)
     printf("not reached: %f\n", sum);
     return 1;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -50,3 +50,4 @@ int main(void)
     printf("steps=%ld sum=%ld\n", steps_done, sum);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -52,3 +52,4 @@ int main(void)
     printf("sum %ld\n", sum);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -261,3 +261,4 @@ const pomp_program *pomp_program_named(const char *name)
     }
     return NULL;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

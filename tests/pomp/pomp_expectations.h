@@ -42,3 +42,4 @@ typedef struct pomp_program {
 const pomp_program *pomp_program_named(const char *name);
 
 #endif
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -340,3 +340,4 @@ int every(void)
     POMP_Finalize();
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

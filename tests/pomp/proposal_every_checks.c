@@ -381,3 +381,4 @@ void test_every_routine_2_threads(void **state)
     (void)state;
     check_every_routine(2);
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

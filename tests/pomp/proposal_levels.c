@@ -188,3 +188,4 @@ void test_bad_level(void **state)
     check_every(t, &defaults);
     trace_free(t);
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -6,3 +6,4 @@
 int every(void);
 
 #endif /* WEFT_TESTS_POMP_PROPOSAL_PROGRAM_H */
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -53,3 +53,4 @@ void test_every_routine_1_thread(void **state);
 void test_every_routine_2_threads(void **state);
 
 #endif /* WEFT_TESTS_POMP_PROPOSAL_TEST_H */
+/* SPDX-License-Identifier: BSD-3-Clause */

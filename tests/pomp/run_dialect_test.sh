@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # One program traced through two POMP dialects: built plain, through
 # `weft compile` (OPARI2) and through `weft compile --opari1=PREFIX` (OPARI
 # 1.1); all three run with THREADS threads and must print the same; both

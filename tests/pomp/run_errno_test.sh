@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # errno set before a program's first OpenMP constructs is what it sees after
 # them when traced through POMP2 (docs/FAULTS.md), also when the filter file
 # is missing (the program exits 5 and says where errno changed otherwise).

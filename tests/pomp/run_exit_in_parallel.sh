@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # exit() from a worker thread inside an OpenMP parallel region, while the
 # master waits in the region's barrier (docs/FAULTS.md): the program ends
 # with its own status 0, and the trace is sound (before, the master's fork

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # WEFT_FILTERING_FILE on a POMP2 program: runs the traced constructs.c of
 # the pomp_c_clang_2 test with a filter excluding its user region
 # `serial_part`; the trace must be sound, without that region, with the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # One POMP2 trace test: builds a program with `weft compile` and, for
 # comparison, without it; runs both with OMP_NUM_THREADS threads; the
 # outputs must be equal, and the trace must pass check_pomp_trace and

@@ -12,3 +12,4 @@ long twofile_work(int repeat)
     shared_counter++;
     return local;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -33,3 +33,4 @@ int main(void)
     printf("fib(%d)=%ld\n", N, result);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -464,3 +464,4 @@ void test_job_report_free(test_job_report *report)
     report->messages = NULL;
     report->message_count = 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

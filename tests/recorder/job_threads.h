@@ -78,3 +78,4 @@ bool test_job_run(uint32_t size, test_job_body body, void *const *contexts,
 void test_job_report_free(test_job_report *report);
 
 #endif /* WEFT_TESTS_RECORDER_JOB_THREADS_H */
+/* SPDX-License-Identifier: BSD-3-Clause */

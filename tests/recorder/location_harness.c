@@ -364,3 +364,4 @@ void test_loc_assert_events(const weft_chunk *chunk, size_t from, size_t count, 
         assert_int_equal(chunk->slots[from + i].head.time, first + i);
     }
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -137,3 +137,4 @@ void test_loc_finish(test_loc_worker *w);
 void test_loc_assert_events(const weft_chunk *chunk, size_t from, size_t count, uint64_t first);
 
 #endif /* WEFT_TESTS_RECORDER_LOCATION_HARNESS_H */
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -298,3 +298,4 @@ int main(void)
     };
     return cmocka_run_group_tests(tests, test_loc_setup, NULL);
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -411,3 +411,4 @@ int main(void)
     };
     return cmocka_run_group_tests(tests, use_fake_clock, NULL);
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -365,3 +365,4 @@ const trace_region *trace_program_region(const trace_model *t)
 {
     return t != NULL ? trace_region_by_id(t, t->program_region) : NULL;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

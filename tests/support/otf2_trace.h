@@ -410,3 +410,4 @@ uint64_t trace_total_events(const trace_model *t);
 #endif
 
 #endif /* WEFT_TESTS_SUPPORT_OTF2_TRACE_H */
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -539,3 +539,4 @@ fail:
     }
     return result;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

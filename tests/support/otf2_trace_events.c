@@ -1019,3 +1019,4 @@ int trace__events_read_location(OTF2_Reader *reader, trace__loader *ld, trace_lo
     free(r.open_regions);
     return result;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

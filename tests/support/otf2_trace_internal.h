@@ -68,3 +68,4 @@ int trace__defs_read(OTF2_Reader *reader, trace__loader *ld);
 int trace__events_read_location(OTF2_Reader *reader, trace__loader *ld, trace_location_stats *loc);
 
 #endif /* WEFT_TESTS_SUPPORT_OTF2_TRACE_INTERNAL_H */
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # One traced run of a small test program, checked region by region:
 #
 #   run_traced.sh WEFT TRACE_REGIONS WORKDIR THREADS MODE [OPTIONS...] \

@@ -1333,3 +1333,4 @@ int main(void)
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

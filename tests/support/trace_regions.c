@@ -182,3 +182,4 @@ int main(int argc, char **argv)
     trace_free(t);
     return failures ? 1 : 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

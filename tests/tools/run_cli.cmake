@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs the `weft` command once and checks its exit code and output; used by
 # the CTest entries of tests/tools/CMakeLists.txt. PARAMS names a file
 # (generated at configure time) that sets:

@@ -456,3 +456,4 @@ int main(int argc, char **argv)
         damage_group_count(argv[1]);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -259,3 +259,4 @@ int main(int argc, char **argv)
         ok = truncate_first_events(dir);
     return ok ? 0 : 1;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

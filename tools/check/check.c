@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `weft check TRACE [--max-errors N]`: reads an OTF2 trace and reports, one
  * line each, what makes it unsound (see print_help); exits 0 when nothing
  * is wrong, 1 when something is (or the trace cannot be read), 2 for a bad

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What each location's events must satisfy on their own, checked while they
  * are read (weft check): time never goes back; enter/leave, fork/join,
  * thread team begin/end and collective begin/end pair up; events name

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared state of `weft check` (check.c: command line, definitions and the
  * final line; check_events.c: what each location's events must satisfy on
  * their own; check_match.c: what must agree across locations). Private to

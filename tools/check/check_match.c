@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What must agree across locations (weft check), once every location's
  * records are in:
  * - messages, per channel (communicator, sender, receiver, tag) in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What weft check verifies of one-sided communication and I/O records.
  *
  * On each location, for every RMA window (an RmaWin definition):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Shared pieces of the `weft` command: exit codes, the subcommand entry
  * points that main.c's dispatch table lists, and the helpers every subcommand
  * uses to report a usage error. Private to tools/. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Control characters in text from a trace, escaped for a terminal; see
  * escape.h. */
 #include "escape.h"

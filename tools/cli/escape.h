@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Text from a trace (region, location and communicator names, file names,
  * records quoted in an error) printed so that a terminal shows it rather
  * than obeys it: a name holding an escape sequence must not move the cursor,

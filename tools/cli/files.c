@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Regular input files only; see files.h. */
 #include "files.h"
 

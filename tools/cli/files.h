@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Input files the trace tools read, refused unless they are regular files:
  * a named pipe given as a trace (or as one file of it) would block the
  * open, or a read, forever, and a device such as /dev/zero never ends.

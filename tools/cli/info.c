@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `weft info`: the version, the optional parts this build has (each one a
  * WEFT_HAVE_* compile definition set by tools/CMakeLists.txt), and every
  * WEFT_* environment variable with its default and meaning. The variables

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Entry point of the `weft` command: global options (--help, --version) and
  * dispatch to a subcommand through one table. A new subcommand is one row in
  * `commands` plus its file; the usage text is generated from the table, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The helpers every subcommand parses its command line with, and its one
  * line for a usage error; see cli.h. */
 #include "cli.h"

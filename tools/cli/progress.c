@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Progress lines on stderr. On a terminal one line is
  * rewritten in place at most four times a second and erased at the end; on
  * anything else (--progress=always into a log) a new line at most once a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Progress of the commands that read traces (summary, check, convert) on
  * stderr while they read events: the share of events (or, when the counts
  * are not known, of locations) read so far. Never on stdout. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `weft compile [options] -- COMPILER ARGS`: a compiler wrapper that
  * instruments the OpenMP constructs of C, C++ and Fortran sources with OPARI2
  * and links libweft. This file reads weft compile's own options, runs the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The steps of `weft compile` and the state they share: the options, the
  * plan made from the compiler command line, the work directory, and the
  * objects made so far. compile.c drives the steps; compile_source.c

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Classifies a compiler command line for `weft compile` (see compile_args.h).
  * The tables below follow GCC's driver, which Clang, GFortran and the MPI
  * wrappers share: which options take a separate argument, which only matter

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The compiler command line of `weft compile`, classified into a plan: which
  * arguments are sources OPARI2 instruments (and in which language), which are
  * other inputs, the output, the flags every compile needs and the flags only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The argument vector of the commands `weft compile` runs (compile_argv.h). */
 #include "compile_argv.h"
 

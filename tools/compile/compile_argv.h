@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A growable, NULL-terminated argument vector for the commands `weft compile`
  * runs. Every string pushed is copied, so a vector owns all its strings. An
  * allocation failure is sticky: later pushes do nothing and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Putting the user's source path back into the #line directives of an
  * instrumented copy (compile_copy.h). Only lines that start with "#line ",
  * a line number and the quoted name opari2 used are touched; the name is

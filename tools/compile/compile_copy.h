@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The #line directives of an instrumented copy. opari2 names the source in
  * them by an absolute path, the current directory joined with the path it
  * was given ("/home/u/build/../src/t.c"), so compiler messages, __FILE__ and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Braces around OpenMP constructs that are followed by `else`
  * (weft__compile_brace_else, compile_pretext.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Rewriting the make dependency files of instrumented compiles
  * (compile_depfile.h). The text is read as make rules the way the compilers
  * write them:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Make dependency files (-MD, -MMD) written while compiling an instrumented
  * copy name the copy and its OPARI2 include file, both in weft compile's work
  * directory, which is removed afterwards; make would then stop with "No rule

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Starting and waiting for the children of `weft compile` (compile_exec.h).
  * posix_spawnp reports a program that cannot be started (glibc returns the
  * exec errno) without a shell or a fork of our own. Signal handlers only store

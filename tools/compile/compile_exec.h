@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Running the programs `weft compile` drives (opari2, opari2-config, nm, the
  * region-initialisation script, the compiler): an argument vector started with
  * posix_spawnp, never a shell, optionally with its standard input or output

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What `weft compile` says when an instrumented compile fails: the
  * compiler's messages name the user's lines, but they may come from
  * something weft made (OPARI2's rewriting, weft's own), not from the user's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The link step of `weft compile`. OPARI2 gives every instrumented file a
  * function POMP2_Init_reg_<id>_<n>; the POMP2 library calls them through
  * POMP2_Init_regions(), which a generated C file defines. As OPARI2's own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* OPARI 1 in `weft compile --opari1[=PREFIX]` (see compile.h).
  *
  * OPARI 1.1 works differently from OPARI2 in three ways that matter here,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One source through `weft compile` the way Score-P does it: the
  * compiler's own preprocessor first, so OPARI2 reads what the compiler will
  * compile (no `#ifdef` around or inside a construct, macros and `_Pragma`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The untied-clause and line-directive rewrites of preprocessed text
  * (compile_pretext.h); the braces around constructs before an `else` are in
  * compile_cstmt.c. Both work line by line on the text as the preprocessor

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Rewrites of preprocessed source text around OPARI2, for `weft compile`'s
  * preprocessing path (compile_preprocess.c). The input is what the
  * compiler's preprocessor wrote: GNU line markers (`# 12 "file.c" 1 3`)

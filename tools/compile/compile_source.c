@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One source through `weft compile`: opari2 writes an instrumented copy (and
  * its .opari.inc) into a subdirectory of the work directory of its own, so
  * two sources with the same name never collide, and the compiler compiles the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Text buffer and whole-file I/O for `weft compile` (compile_text.h). */
 #include "compile_text.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A growable text buffer and whole-file reading and writing, shared by the
  * parts of `weft compile` that rewrite files the compiler or OPARI2 wrote
  * (dependency files, #line directives). An allocation failure is sticky:

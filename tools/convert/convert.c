@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `weft convert [OPTIONS] OLD NEW`: converts a legacy trace into an OTF2
  * trace in the new directory NEW. The format is told from OLD's first bytes
  * (or --from): EPILOG, merged or as an EPIK archive (convert_epilog.c,

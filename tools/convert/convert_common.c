@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* See convert_common.h. */
 #include "convert_common.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What weft convert's readers share: the MPI collective an MPI function
  * name stands for, the role an OpenMP region name stands for, and message
  * channels that give a receive the size of its send (neither EPILOG nor

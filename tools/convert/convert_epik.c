@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* EPIK experiment archives (docs/dev/LEGACY-FORMATS.md 1.1): the unified
  * definitions in epik.esd, each rank's id maps and clock offsets in
  * epik.map, and each rank's events in ELG/NNNNN (gzip-compressed, local

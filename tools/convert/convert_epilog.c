@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `weft convert` for a merged EPILOG trace; see convert_epilog.h. Two
  * passes over the file: the first reads the definitions and counts the
  * threads of every fork (OTF2's fork names its team size, EPILOG's does

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `weft convert` for EPILOG: a merged EPILOG trace (all definitions with
  * global ids, then the events of all locations in time order) into an OTF2
  * trace through weft's trace writer. convert_epilog_defs.c reads the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The definitions of a merged EPILOG trace (strings, machines, nodes,
  * locations, files, regions, call sites, metrics, MPI communicators) read
  * into tables, and turned into weft registry definitions; see

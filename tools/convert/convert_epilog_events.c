@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* EPILOG events into the generic model's events (convert_epilog.h):
  * decoding, the first pass (team sizes), and the conversion, following the
  * mapping of docs/dev/LEGACY-FORMATS.md section 1.6. */

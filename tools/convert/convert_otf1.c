@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* OTF version 1 into OTF2; see convert_otf1.h. The OTF library reads the
  * definitions, then the events of all streams merged in time order. Two
  * passes over the events: the first counts the threads of every fork (a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `weft convert` for OTF version 1 (VampirTrace 5.x, Scalasca 1.x's
  * elg2otf), read through the OTF library (libopen-trace-format):
  * docs/dev/LEGACY-FORMATS.md section 2 describes the records and the

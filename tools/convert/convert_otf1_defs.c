@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The definitions of an OTF version 1 trace: read into tables by the OTF
  * library's handlers, then made registry definitions (convert_otf1.c says
  * how processes, functions and groups map). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The files of an OTF version 1 trace, checked before and after the OTF
  * library reads the definitions (LEGACY-FORMATS.md 2.1): every file of the
  * trace is a regular file (the library would block on a named pipe), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The OTF version 1 reader's internals, shared by convert_otf1.c (the
  * events and the driver), convert_otf1_defs.c (the definitions' tables
  * and their registry definitions) and convert_otf1_procs.c (which process

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Which OTF processes of an OTF version 1 trace are threads of which MPI
  * process (docs/dev/LEGACY-FORMATS.md 2.3, 2.4). VampirTrace gives every thread its
  * MPI process as parent. elg2otf gives no process a parent: it names the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* See convert_output.h. */
 #include "convert_output.h"
 

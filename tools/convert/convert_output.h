@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What weft convert's readers share to write their events: a lane (one
  * output location) holds the stack of what the input left open on it and
  * the time of its last event, which keeps every location's events in time

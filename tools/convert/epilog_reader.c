@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* EPILOG records from a plain or gzip-compressed file; see epilog_reader.h. */
 #include "epilog_reader.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading EPILOG files (KOJAK, Scalasca 1.x / EPIK), record by record:
  * docs/dev/LEGACY-FORMATS.md section 1 describes the format. A file may be
  * gzip-compressed as a whole (zlib reads both kinds the same way). Private

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `weft recover DIR [--keep-leftovers]`; see recover.h for the steps and
  * print_help for what the user sees.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `weft recover DIR`: turns what a recording that never finished left in
  * its experiment directory (OTF2 event files without traces.otf2 and the
  * definitions, and the recorder's journal, weft/journal.h) into a sound

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Messages and collectives whose partner's events did not reach the disk.
  *
  * The processes of an MPI job end at different moments of their event

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading a leftover event file through the shadow archive: every OTF2
  * record weft writes becomes the weft_event it was written from (the
  * reverse of recorder/otf2_events.c), so that the new trace gets exactly

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What recover_read.c and recover_read_io_rma.c share: handing a record,
  * made back into the weft_event it was written from, to the reading's
  * callback. */

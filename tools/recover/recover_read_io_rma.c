@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The MPI-IO and one-sided records of a leftover event file as the
  * weft_events they were written from (the reverse of write_io_rma in
  * recorder/otf2_events.c; fields as weft/event.h). Their handles and

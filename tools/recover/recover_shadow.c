@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The shadow archive: OTF2 reads event files only through an archive's
  * anchor file and definitions, which a process that never finished did not
  * write. So recover writes, in DIR/leftovers/shadow, an anchor with the

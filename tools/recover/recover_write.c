@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Copying one location's leftover events into the new trace.
  *
  * Each event's ids are its process's (a rank of an MPI job numbers its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `weft run [OPTIONS] [--] PROGRAM [ARGS...]`: traces an unmodified,
  * dynamically linked program. It decides which of weft's libraries PROGRAM
  * needs (the MPI wrappers when PROGRAM links libmpi; later the OMPT tool),

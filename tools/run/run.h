@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The parts of `weft run` and what they share. run.c parses the command
  * line, decides what to preload, sets the environment and execs the program;
  * run_elf.c reads a program's ELF dynamic section to tell whether it links

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The ELF inspection of `weft run`: does a program link MPI directly? Reads
  * the ELF header, the program headers, the dynamic section and the names of
  * the DT_NEEDED entries, with the structures of <elf.h>, through pread at

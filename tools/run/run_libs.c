@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Where `weft run` finds the libraries it preloads, and the LD_PRELOAD value
  * it builds from them. An installed weft uses the lib directory of its own
  * installation (found from /proc/self/exe, as `weft compile` finds libweft);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `weft run`'s OpenMP part: whether PROGRAM gets the OMPT tool
  * (libweft-ompt) and, with --openmp-runtime=llvm, LLVM's OpenMP runtime in
  * place of GCC's (see run.h). The tool is preloaded rather than named in

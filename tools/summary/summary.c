@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `weft summary TRACE [options]`: parses the command line, finds the anchor
  * file (TRACE may be the experiment directory), reads the trace into a
  * weft_summary and prints it as text, CSV or JSON. Reading and printing live

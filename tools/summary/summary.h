@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The profile `weft summary` computes, and the steps that make it: a
  * streaming builder that turns one location's enter/leave events into
  * per-region sums and OpenMP waiting times, counter tables for MPI messages

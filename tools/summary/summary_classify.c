@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Which paradigm a region belongs to and whether it is an OpenMP waiting
  * region, for `weft summary`. The region definition's paradigm decides; the
  * name and source-file rules Scalasca applies (docs/dev/OTF2-CONVENTIONS.md section 4)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The CSV format of `weft summary`: one table per run, chosen with --table,
  * with a header row and RFC 4180 quoting (a field holding a comma, a quote,
  * or leading or trailing blanks is quoted, quotes doubled). Control

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The events `weft summary` uses, as the shared reader hands them over
  * location by location: enter and leave (and the program's begin and end)
  * go to the builder (region times, barrier time), OpenMP lock acquisitions

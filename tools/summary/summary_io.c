@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The I/O table of `weft summary`: per rank and file, the reads and writes
  * (operations and bytes transferred), flushes, and the time from each
  * operation's IoOperationBegin to its IoOperationComplete. Operations are

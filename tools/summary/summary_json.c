@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The JSON format of `weft summary`: one object, schema version 1, every
  * field documented in docs/COMMANDS.md. Keys never disappear: empty sections
  * are empty arrays and zero totals. Times are seconds with nanosecond

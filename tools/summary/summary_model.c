@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The streaming half of `weft summary`: per location a stack of open regions,
  * per region a handful of sums. Inclusive time counts only the outermost open
  * instance of a region, so recursion is not counted twice; exclusive time is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reads a trace for `weft summary` (the shared reader of trace/ with the
  * event handling of summary_events.c) and turns what was gathered into a
  * weft_summary: regions with their paradigms, rank pairs, communicators and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What `weft summary` gathers while the shared reader (trace/) reads a
  * trace: summary_events.c fills it event by event, summary_result.c turns
  * it into a weft_summary. Private to summary/. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The counter tables of `weft summary`: a 64-bit key (a rank pair, a
  * communicator, a communicator and an operation) to four counters. Rows sit
  * in one array in order of first use; an open-addressing index (linear

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The text format of `weft summary`: a few header lines, then one table per
  * section with names in the last column, so long names never break the
  * columns. Times are printed in seconds with microsecond digits. Sections

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The global definitions the trace tools need: clock, strings, regions,
  * location groups and locations, the MPI groups and communicators. After
  * reading, every array is sorted by ref for lookups, each location gets its

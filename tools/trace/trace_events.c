@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The one place that knows OTF2's event callbacks: each record of a kind
  * the tools read becomes a weft_trace_event for the reader's handler, so
  * that weft summary, weft check and every later reader handle events of one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* MPI-IO and one-sided records for the trace reader: the IoRegularFile,
  * IoHandle and RmaWin definitions (looked up by ref) and the I/O and RMA
  * event records as weft_trace_events (see trace_reader.h for the fields).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Reads an archive's events location by location, for every command that
  * reads traces: each location's local definitions (its id mappings and clock
  * offsets, which the OTF2 reader then applies), then its events in chunks,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Opening and closing a trace for reading, finding its anchor file, and
  * reporting failures: errors of the OTF2 library are captured and folded
  * into the single line this file prints when reading fails. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The OTF2 trace reader every `weft` command that reads a trace shares
  * (summary, check): it opens an archive, reads its global definitions into
  * sorted tables with lookups and rank translation (trace_defs.c), then every

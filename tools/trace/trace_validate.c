@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the OTF2 library would read unchecked, checked before it reads it.
  *
  * OTF2 3.0.2 reads a definition file in chunks of the anchor's definition

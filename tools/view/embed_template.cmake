@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Turns the built page template (tools/view/page/dist/weft-view-template.html,
 # committed, so building weft needs no Node.js) into a C array for `weft
 # view`. Run by the build (cmake -P) whenever the template changes:

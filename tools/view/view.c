@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `weft view TRACE [-o FILE.html] [--max-size SIZE] [--window=START:END]
  * [--progress[=WHEN]]`: the command line, and the order of the steps:
  * definitions; the time range when the trace has no length; pass A; the

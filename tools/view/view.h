@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* `weft view`: one self-contained HTML page of a trace's timeline, in the
  * format docs/dev/VIEW-FORMAT.md describes. The parts, private to view/:
  *

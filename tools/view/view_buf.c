@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Growable byte buffers, unsigned LEB128, and zlib streams into memory for
  * `weft view`. An allocation failure marks the buffer failed instead of
  * stopping the caller at every append; the caller checks once at the end. */

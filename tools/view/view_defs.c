@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The definitions pass of `weft view`: regions classified exactly as weft
  * summary classifies them (paradigm, OpenMP waiting kind), their source
  * files collected into one list, and the display order of locations:

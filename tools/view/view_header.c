@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The JSON header of a `weft view` page (VIEW-FORMAT.md section 3). Strings
  * from the trace are checked as UTF-8 (a bad byte becomes U+FFFD), cut at
  * 512 bytes (with "…"), and every '<' is written \u003c so that nothing in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Pass A's accumulators (VIEW-FORMAT.md sections 5 and 8), fed by the
  * nesting of one location at a time:
  * - the pyramid: per level, the ticks each (region, depth) was innermost in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Messages for `weft view`, matched as weft check matches them: per channel
  * (communicator, sender's and receiver's world rank, tag), the k-th send
  * with the k-th receive, receives ordered by when they were posted. Pass A

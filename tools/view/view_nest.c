@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The open regions of the location being read, shared by both passes of
  * `weft view` so that pass A (which plans) and pass B (which selects) see
  * the same visits. It repairs what weft summary repairs, the same way: a

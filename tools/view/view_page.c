@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing a `weft view` page: the template (built from tools/view/page and
  * compiled in as weft_view_template) up to its one data marker, the header
  * element, one element per table as base64 in lines of 76 characters, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The event handlers of `weft view`'s passes over a trace, each reading
  * location by location through the shared reader:
  *   range pass  (only when the trace length is 0) the first and last time;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The size plan of a `weft view` page (VIEW-FORMAT.md sections 6 and 7):
  * the template, the header and a margin first; the rest split into the
  * pyramid's share (levels coarsest first while they fit), the profile's

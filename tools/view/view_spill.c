@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* An external sort for `weft view`: records of a few uint64_t words are
  * collected in a buffer of fixed size; a full buffer is sorted and written
  * to an unlinked temporary file (in $TMPDIR, else /tmp) as one sorted run,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The page's tables (VIEW-FORMAT.md section 4): records column by column in
  * blocks ("uvar n, then per column uvar length and n LEB128 values"), delta
  * columns carrying their running sum across blocks; each block goes through

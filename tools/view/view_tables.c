@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Every table of a `weft view` page, built into memory as compressed
  * payloads (at most the size bound in all): the pyramid levels and the
  * profile bins from pass A's arrays, the marker tables from their sorted

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The merged POMP performance monitoring interface for OpenMP (the joint
  * proposal of Juelich, Oregon, Pallas and Intel KSL, 2002), as weft
  * implements it. Programs instrumented by hand include this header and link

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Allocation hooks for all of weft's own memory.
  *
  * Everything weft allocates goes through these, so that a test can make the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Compiler attributes, spelled once for all of weft: what a library
  * exports (everything else is hidden: CMAKE_C_VISIBILITY_PRESET), and the
  * branch hints of the hot paths. Installed with weft/user.h and pomplib.h,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Parser for OPARI2's CTC ("compile time context") strings.
  *
  * OPARI2 hands every instrumented OpenMP construct and user region to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The definition registry: strings, regions, locations and their properties,
  * communicators and processes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Region filters in Score-P's filter-file syntax, which users already have:
  *
  *   SCOREP_REGION_NAMES_BEGIN          (or WEFT_REGION_NAMES_BEGIN)

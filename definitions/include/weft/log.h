@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Diagnostics on stderr, one line each, prefixed "weft: ".
  *
  * Messages are formatted into a fixed buffer and written with one write(2),

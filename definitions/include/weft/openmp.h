@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The regions of OpenMP constructs, one table for both OpenMP adapters
  * (POMP2 and OMPT), so that a construct gets the same name and role
  * whichever adapter records it: "!$omp <text> @file.c:LINE" (the naming

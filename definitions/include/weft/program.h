@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The program a process runs, as a trace names it: OTF2's ProgramBegin
  * record (the program's path and arguments) and the program region that
  * this record enters, which roots the call tree of each process's master

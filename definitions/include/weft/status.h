@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* weft_status: the one error type of weft's internal API.
  *
  * Every fallible function returns a weft_status; WEFT_OK is 0. Names and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The symboliser: code addresses of this process -> function, source file and
  * line, through the DWARF line tables (libbfd), for the executable (PIE or
  * not) and every shared library loaded (found with dl_iterate_phdr).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Packing a definition registry into one buffer and merging packed
  * registries: the definitions side of unifying the registries of an MPI
  * job's ranks into one global registry. The exchange between ranks (the

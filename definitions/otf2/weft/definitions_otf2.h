@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing a registry as OTF2 global definitions.
  *
  * For a single process the registry's handles are the OTF2 ids themselves.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Machines without a known cycle counter: no TSC, clock_gettime only. */
 #ifndef WEFT_RECORDER_CLOCK_ARCH_H
 #define WEFT_RECORDER_CLOCK_ARCH_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* x86-64 time-stamp counter: read inline, invariance from CPUID. */
 #ifndef WEFT_RECORDER_CLOCK_ARCH_H
 #define WEFT_RECORDER_CLOCK_ARCH_H

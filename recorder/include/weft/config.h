@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Run-time configuration from WEFT_* environment variables.
  *
  * Every variable is listed once in WEFT_CONFIG_LIST; the same list drives the

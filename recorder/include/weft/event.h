@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The generic event model's events as data: the kinds of event weft
  * records, and one event with named fields. The recorder decodes its
  * buffers into these before writing them as OTF2 events; `weft convert`

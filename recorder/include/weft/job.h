@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A job: several processes (MPI ranks) that write one trace together.
  *
  * The recorder knows nothing of MPI. The MPI adapter describes the job with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The recovery journal: what a recording process keeps on disk, next to
  * the OTF2 event files it writes, so that a trace it could not finish
  * (killed with SIGKILL, out of memory, a node that failed, an MPI rank that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What the OpenMP adapters (POMP2, OMPT) record, decided once for both:
  *
  *   - WEFT_OPENMP_EVENTS leaves out groups of events (flush, atomic, locks,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The generic event model: the one API every adapter calls.
  *
  * Adapters (POMP2, OMPT, PMPI) translate their paradigm's events into these

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Writing an OTF2 trace from events this process did not record: `weft
  * convert` builds the definitions of an old trace in a registry and hands
  * its events over one by one; they are written with the recorder's own OTF2

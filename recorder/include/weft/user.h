@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* weft's user API: mark regions of your own code, pause and resume.
  *
  *     #include <weft/user.h>

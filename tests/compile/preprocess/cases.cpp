@@ -46,3 +46,4 @@ int main()
     std::printf("total=%d last=%d\n", total(v), last);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -22,3 +22,4 @@ program end_in_ifdef
 #endif
   print '(a,i0)', 'total=', total
 end program end_in_ifdef
+! SPDX-License-Identifier: BSD-3-Clause

@@ -23,3 +23,4 @@ int main(void)
     printf("first=%d second=%d\n", first, second);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

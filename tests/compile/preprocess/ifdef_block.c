@@ -30,3 +30,4 @@ int main(void)
     printf("sum=%d once=%d\n", sum, once);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -23,3 +23,4 @@ int main(void)
     printf("hits=%d squares=%d\n", hits, squares);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -3,3 +3,4 @@ integer function add(a, b)
   integer, intent(in) :: a, b
   add = a + b
 end function add
+! SPDX-License-Identifier: BSD-3-Clause

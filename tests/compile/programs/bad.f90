@@ -3,3 +3,4 @@ program bad
   integer :: i
   i = = 1
 end program bad
+! SPDX-License-Identifier: BSD-3-Clause

@@ -20,3 +20,4 @@ int main(void)
     printf("%d\n", sum);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

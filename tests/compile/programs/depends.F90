@@ -12,3 +12,4 @@ program depends
   end do
   print '(a,i0)', 'sum=', s
 end program depends
+! SPDX-License-Identifier: BSD-3-Clause

@@ -2,3 +2,4 @@
       implicit none
       print '(a)', 'hello from weft compile'
       end
+! SPDX-License-Identifier: BSD-3-Clause

@@ -7,3 +7,4 @@ int main(void)
     puts(GREETING);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -7,3 +7,4 @@ int main()
     std::cout << GREETING << std::endl;
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -3,3 +3,4 @@ program include_test
   include 'greeting.inc'
   print '(a)', greeting
 end program include_test
+! SPDX-License-Identifier: BSD-3-Clause

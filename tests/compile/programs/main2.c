@@ -7,3 +7,4 @@ int main(void)
     printf("sum=%d\n", add(2, 3));
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -7,3 +7,4 @@ int main()
     std::cout << "sum=" << add(2, 3) << std::endl;
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -15,3 +15,4 @@ int main(void)
     printf("threads=%d count=%d\n", threads, count);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -16,3 +16,4 @@ int main()
     std::cout << "threads=" << threads << " count=" << count << std::endl;
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -12,3 +12,4 @@ program omp
 !$omp end parallel
   print '(a,i0,a,i0)', 'threads=', threads, ' count=', count
 end program omp
+! SPDX-License-Identifier: BSD-3-Clause

@@ -4,3 +4,4 @@ int main(void)
 #pragma omp for
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -8,3 +8,4 @@ int main(void)
     printf("one+two=%d\n", one() + two());
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -10,3 +10,4 @@ int main(void)
     x = 1;
     return x - 1;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

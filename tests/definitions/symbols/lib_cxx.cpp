@@ -15,3 +15,4 @@ extern "C" WEFT_SYMTEST_EXPORT uintptr_t weft_symtest_cxx_twice_address(void)
 {
     return reinterpret_cast<uintptr_t>(&weft_symtest::twice);
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

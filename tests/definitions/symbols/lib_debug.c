@@ -24,3 +24,4 @@ weft_symtest_debug_call_site(unsigned *line)
     WEFT_SYMTEST_OPAQUE(ra); /* keeps the call from becoming a tail call */
     return ra;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -27,3 +27,4 @@ WEFT_SYMTEST_EXPORT uintptr_t weft_symtest_plain_local_address(void)
 {
     return (uintptr_t)plain_local;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

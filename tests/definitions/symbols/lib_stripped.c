@@ -10,3 +10,4 @@ WEFT_SYMTEST_EXPORT __attribute__((noinline)) int weft_symtest_stripped_function
     WEFT_SYMTEST_OPAQUE(x);
     return x + 7;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -15,3 +15,4 @@ WEFT_SYMTEST_EXPORT uintptr_t weft_symtest_stripped_hidden_address(void)
 {
     return (uintptr_t)weft_symtest_stripped_hidden;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -39,3 +39,4 @@ WEFT_SYMTEST_EXPORT uintptr_t weft_symtest_cxx_twice_address(void);
 #endif
 
 #endif /* WEFT_TESTS_SYMBOLS_TEST_LIB_H */
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -32,3 +32,4 @@ static inline bool weft__arch_has_invariant_tsc(void)
 }
 
 #endif /* WEFT_RECORDER_CLOCK_ARCH_H */
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # One case of weft check's RMA and I/O rules: writes write_rma_trace's
 # VARIANT and runs `weft check` on it. "good" must be sound (exit 0);
 # every other variant must exit 1 with a problem line matching PATTERN

@@ -229,3 +229,4 @@ int main(int argc, char **argv)
                argv[2], metrics ? " with metrics" : "");
     return failures ? 1 : 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -252,3 +252,4 @@ int check_same(const char *anchor_a, const char *anchor_b)
                "messages and collectives\n");
     return differences ? 1 : 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

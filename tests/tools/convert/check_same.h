@@ -7,3 +7,4 @@
 int check_same(const char *anchor_a, const char *anchor_b);
 
 #endif /* WEFT_TESTS_TOOLS_CHECK_SAME_H */
+/* SPDX-License-Identifier: BSD-3-Clause */

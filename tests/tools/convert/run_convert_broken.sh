@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # weft convert on a damaged EPILOG trace: write_epilog --broken=KIND, or an
 # EPIK archive with a file missing, cut or damaged (archive-*), or a named
 # pipe where a file should be (fifo, archive-fifo-map). Exit status 1,

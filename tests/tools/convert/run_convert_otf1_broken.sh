@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # weft convert on a damaged OTF version 1 trace (write_otf1 hybrid, then
 # KIND): no-definitions (the .0.def file is gone), truncated-events (an
 # event stream cut in the middle of a record), cut-master (the master file

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # weft convert on an elg2otf-style OTF version 1 trace whose threads are
 # laid out oddly (write_otf1 hybrid --elg2otf --odd=KIND): converted with
 # exit status 0 and, with PATTERN, exactly one line on stderr matching it

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # weft convert on an OTF version 1 trace written by write_otf1: converted
 # silently (given as NAME.otf), sound by `weft check`, and holding what
 # write_otf1 wrote (check_converted; OTF1 has no lock records).

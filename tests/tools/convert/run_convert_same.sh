@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # One run in two renderings: write_epilog's EPILOG trace of SCENARIO, and
 # write_otf1's rendering of it as Scalasca 1.x's elg2otf writes it
 # (--elg2otf). Both must convert silently, `weft check` must find both

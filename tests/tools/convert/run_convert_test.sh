@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # weft convert on an EPILOG trace written by write_epilog (a merged file,
 # or with --archive an EPIK archive directory): the conversion
 # must succeed silently, `weft check` must find the OTF2 trace sound, and

@@ -424,3 +424,4 @@ int main(int argc, char **argv)
     OTF_FileManager_close(files);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

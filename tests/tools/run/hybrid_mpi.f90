@@ -33,3 +33,4 @@ program hybrid_mpi
   if (rank == 0) print '(a,f12.1)', 'total=', total
   call MPI_Finalize(ierr)
 end program hybrid_mpi
+! SPDX-License-Identifier: BSD-3-Clause

@@ -31,3 +31,4 @@ program hybrid_mpi_f08
   if (rank == 0) print '(a,f12.1)', 'total=', total
   call MPI_Finalize(ierr)
 end program hybrid_mpi_f08
+! SPDX-License-Identifier: BSD-3-Clause

@@ -20,3 +20,4 @@ int main(int argc, char **argv)
     MPI_Finalize();
     return token == previous ? 0 : 1;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

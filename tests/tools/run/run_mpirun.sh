@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # `mpirun -np 2 weft run [OPTIONS] -o TRACE -- PROGRAM` as a user types it,
 # with 2 OpenMP threads per rank: the program prints what it prints without
 # weft (rank 0's line matching STDOUT_REGEX), the two ranks write one trace

@@ -17,3 +17,4 @@ int main(int argc, char **argv)
     printf("\n");
     return argc > 1 ? atoi(argv[1]) : 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Scenarios of `weft run` that need more than one command (see
 # tests/tools/CMakeLists.txt, where each is one CTest entry tools_run_SCENARIO).
 # Set on the command line:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Tests of `weft summary` on traces weft records (and on the known trace
 written by write_known_trace): runs the program, summarises its trace as
 JSON, every CSV table and text, and compares the numbers with what the

@@ -146,3 +146,4 @@ int main(void)
     omp_destroy_lock(&lock);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -54,3 +54,4 @@ int main(void)
     WEFT_USER_REGION_END("work");
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

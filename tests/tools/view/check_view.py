@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Tests of `weft view`: makes or records a trace, checks it with `weft
 check`, writes its page with `weft view`, decodes the page here (header,
 base64, zlib, LEB128 column blocks: docs/dev/VIEW-FORMAT.md) and checks

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Prepares a copy of tools/view/page in the build tree for the tests that
 # run the page's JavaScript (unit tests, browser tests): the sources are
 # copied afresh each time, node_modules (playwright-core, from the npm

@@ -236,3 +236,4 @@ int main(void)
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -299,3 +299,4 @@ int main(int argc, char **argv)
            ranks * threads);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

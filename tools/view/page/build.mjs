@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: BSD-3-Clause
 // Builds the one self-contained page template `weft view` fills:
 // index.html with view.css inlined as <style> and the ES modules of src/
 // bundled into one classic <script> (each module becomes a function scope

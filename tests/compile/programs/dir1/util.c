@@ -4,3 +4,4 @@ int one(void)
 {
     return 1;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -4,3 +4,4 @@ int two(void)
 {
     return 2;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

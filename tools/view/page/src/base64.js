@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Base64 text (standard alphabet, '=' padding, whitespace anywhere) to bytes.
 // Uses the engine's Uint8Array.fromBase64 where it exists; otherwise a table
 // decoder that skips every byte outside the alphabet (line breaks, spaces).

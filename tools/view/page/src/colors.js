@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Region colours: a family per kind of region (MPI, OpenMP constructs,
 // OpenMP barriers and waits, user code, measurement and other), each a
 // palette of shades; a region's shade comes from a hash of its name, so the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Reads the data `weft view` embedded in the page: the JSON header and the
 // tables (base64 text of a zlib stream, or of raw bytes), each table a
 // sequence of column blocks (docs/dev/VIEW-FORMAT.md, "Tables"). Decoding

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the tooltip says about a hit item: a title and label/value lines,
 // as plain strings (the page puts them in with textContent, never as HTML).
 import { COLLECTIVE_OPS, THREAD_FORK } from './format.js';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Names and constants of the embedded data format (docs/dev/VIEW-FORMAT.md).
 // Both the page and the test producer import them, so a rename happens once.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Where things are on the canvas: the label gutter on the left, the time
 // ruler on top, the timeline area in between; conversions from a location
 // row and depth or a time to CSS pixels of the canvas. Shared by drawing,

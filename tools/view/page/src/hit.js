@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What is under a point of the canvas: a message line, a collective's
 // bracket, a fork or join, a detail visit, or a level-of-detail bin; or the
 // header of a rank. Mirrors what render.js draws where.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Vertical layout of the timeline: a header row per location group (rank),
 // then a row per location of that group; inside a row, one lane per call
 // depth ("stacked") or a single lane ("flat"). Depths beyond the last lane

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Level-of-detail choices: which pyramid level to draw at a zoom, the runs of
 // equal bins in a time range, where the detail visits are complete, and the
 // binary searches into the per-depth visit lists.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The page's entry: decodes the embedded trace data, builds the model and
 // wires the canvas, toolbar and side panel to the user's input (wheel,
 // drag, keys, buttons). window.weftView exposes the state and geometry to

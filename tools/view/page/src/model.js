@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The trace as the page uses it, built from the decoded header and tables:
 // regions, locations grouped by rank, level-of-detail pyramid, profile bins,
 // and the detail visits indexed per location and depth (each such list is

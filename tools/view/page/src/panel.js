@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The side panel: what the trace is, the region search (highlights the
 // matching regions' visits), the legend of colour families, and the profile
 // of the visible time range (the numbers `weft summary` prints).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The profile of a time range, with the numbers `weft summary` prints for a
 // whole trace: per region the visits (enters inside the range), inclusive
 // time (a region entered again inside itself counts once) and exclusive time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Draws the timeline on one canvas: rank headers and location labels in
 // the gutter, the time ruler, per location row the regions (detail visits
 // where they are complete and dense enough to read, else the pyramid bins

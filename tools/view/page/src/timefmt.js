@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Times and durations for people: ticks to seconds with the unit that reads
 // best (s, ms, µs, ns), axis tick spacing on a 1-2-5 ladder, and byte counts.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The column codecs of the format: unsigned LEB128 ('u'), zigzag LEB128
 // ('s'), and their running sums ('d' for non-decreasing columns, 'ds' for
 // any). Values may reach 2^53, so bytes past the fourth are added with

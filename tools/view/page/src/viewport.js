@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The visible time range and its mapping to pixels; zoom and pan keep it
 // inside the run and no narrower than a few ticks. Pure: every operation
 // returns a new range.

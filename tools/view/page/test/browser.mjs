@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Headless Chromium for the page tests and the benchmark: Debian's
 // chromium (or WEFT_CHROMIUM) driven through playwright-core, with a fresh
 // profile and nothing that reaches the network.

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: BSD-3-Clause
 // Opens a page `weft view` (or make_sample.mjs) wrote in headless Chromium
 // and checks it as a user sees it:
 //   (a) no console errors, exceptions or network requests;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Decoding the embedded tables: every column codec, values up to 2^53,
 // several blocks, both table codecs, base64 with line breaks, and damaged
 // input reported as a FormatError.

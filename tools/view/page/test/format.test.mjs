@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Time units and axis ticks, region colours (stable, by family), viewport
 // arithmetic.
 import test from 'node:test';

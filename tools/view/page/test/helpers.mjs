@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Small hand-made models for the unit tests.
 import { indexVisits } from '../src/model.js';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Row layout: rank headers then their locations, lanes per call depth that
 // fit the height, deeper depths folded into the last lane, folded ranks.
 import test from 'node:test';

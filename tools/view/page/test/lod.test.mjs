@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Level of detail: the pyramid pass (dominant region and depth per bin,
 // coarser levels from summed times), choosing a level for a zoom, runs of
 // bins, where the detail is complete, and the per-depth visit searches.

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: BSD-3-Clause
 // Writes sample pages from synthetic traces (lib/shapes.mjs) through the
 // reference producer (lib/producer.mjs), with an expectations file per page
 // for browser_test.mjs: places where the synthetic trace says which region

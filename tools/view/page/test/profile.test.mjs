@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The profile of a range: exact from the detail (a region entered inside
 // itself counts once in inclusive time, exclusive time is inclusive less the
 // regions inside), and from the profile bins, which match it on whole bins.

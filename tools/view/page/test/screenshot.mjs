@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: BSD-3-Clause
 // A screenshot of a page for documentation, by the same headless Chromium
 // as the tests: optionally zoomed to [FROM, TO] seconds and with the
 // tooltip of the region under the middle of the first location's row.

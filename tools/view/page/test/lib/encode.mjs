@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The producer's side of the format's tables (docs/dev/VIEW-FORMAT.md):
 // LEB128 columns, blocks of records, zlib compression and base64 text,
 // written the way the C side is to write them. Used by the sample generator

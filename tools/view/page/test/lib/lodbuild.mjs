@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Pass A of the producer, per location in time order, as VIEW-FORMAT.md
 // section "Computing it" describes for the C side: the level-of-detail
 // pyramid (dominant region and depth per bin, every level), the profile

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A reference producer of the page data, in JavaScript, for the tests and
 // benchmarks: reads a synthetic trace (shapes.mjs) in the passes
 // VIEW-FORMAT.md prescribes for `weft view` (time range; pass A: pyramid,

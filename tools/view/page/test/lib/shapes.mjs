@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Synthetic traces in the shape of the suite's programs: OpenMP (one
 // process, a team of threads), MPI (ranks exchanging halos and reducing) and
 // hybrid (both, like examples/hybrid_solver.c). A shape emits, iteration by
