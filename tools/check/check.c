@@ -79,41 +79,31 @@ typedef struct options {
     weft_progress_mode progress;
 } options;
 
+static int parse_option(int argc, char **argv, int *i, void *options_)
+{
+    options *opt = options_;
+    const char *value = NULL;
+    if (weft__cli_option_value(argc, argv, i, "--max-errors", true, &value)) {
+        if (!weft__cli_parse_count(value, &opt->max_errors))
+            return weft__cli_usage_error("check", "--max-errors needs a number (0: all), not '%s'",
+                                         value ? value : "nothing");
+    } else if (weft__cli_option_value(argc, argv, i, "--progress", false, &value)) {
+        if (!weft__cli_parse_progress(value, &opt->progress))
+            return weft__cli_usage_error("check",
+                                         "--progress takes auto, always or never, not '%s'", value);
+    } else {
+        return weft__cli_usage_error("check", "unknown option '%s'", argv[*i]);
+    }
+    return -1;
+}
+
 static int parse_options(int argc, char **argv, options *opt)
 {
     *opt = (options){.max_errors = DEFAULT_MAX_ERRORS, .progress = WEFT_PROGRESS_AUTO};
-    bool only_operands = false;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char *value = NULL;
-        if (!only_operands && weft__cli_is_help(arg)) {
-            print_help();
-            return WEFT_CLI_EXIT_OK;
-        }
-        if (!only_operands && strcmp(arg, "--") == 0) {
-            only_operands = true;
-        } else if (!only_operands &&
-                   weft__cli_option_value(argc, argv, &i, "--max-errors", true, &value)) {
-            if (!weft__cli_parse_count(value, &opt->max_errors))
-                return weft__cli_usage_error("check",
-                                             "--max-errors needs a number (0: all), "
-                                             "not '%s'",
-                                             value ? value : "nothing");
-        } else if (!only_operands &&
-                   weft__cli_option_value(argc, argv, &i, "--progress", false, &value)) {
-            if (!weft__cli_parse_progress(value, &opt->progress))
-                return weft__cli_usage_error("check",
-                                             "--progress takes auto, always or never, "
-                                             "not '%s'",
-                                             value);
-        } else if (!only_operands && arg[0] == '-' && arg[1] != '\0') {
-            return weft__cli_usage_error("check", "unknown option '%s'", arg);
-        } else if (opt->trace) {
-            return weft__cli_usage_error("check", "give one trace, not also '%s'", arg);
-        } else {
-            opt->trace = arg;
-        }
-    }
+    int code = weft__cli_parse_line(argc, argv, "check", parse_option, opt, print_help,
+                                    &opt->trace);
+    if (code >= 0)
+        return code;
     if (!opt->trace)
         return weft__cli_usage_error("check", "give a trace: the experiment directory or its "
                                               "traces.otf2 file");

@@ -46,4 +46,18 @@ bool weft__cli_option_value(int argc, char **argv, int *i, const char *name, boo
 /* True when ARG asks for help (--help or -h). */
 bool weft__cli_is_help(const char *arg);
 
+/* One option of a command, argv[*i] (it may consume the next argument):
+ * returns -1 when it took it, else the exit code to end the command with
+ * (a usage error for an option it does not know). */
+typedef int weft_cli_option_fn(int argc, char **argv, int *i, void *options);
+
+/* The command line of a command that takes options and one operand (a
+ * trace): --help or -h prints HELP; "--" ends the options; any other
+ * argument that starts with '-' goes to OPTION; the one operand is stored
+ * in *OPERAND, a second is a usage error, none leaves it NULL (the command
+ * says what it wanted). Returns -1 when the command goes on, else its exit
+ * code. */
+int weft__cli_parse_line(int argc, char **argv, const char *cmd, weft_cli_option_fn *option,
+                         void *options, void (*help)(void), const char **operand);
+
 #endif /* WEFT_TOOLS_CLI_H */

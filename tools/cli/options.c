@@ -15,6 +15,31 @@ bool weft__cli_is_help(const char *arg)
     return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
 }
 
+int weft__cli_parse_line(int argc, char **argv, const char *cmd, weft_cli_option_fn *option,
+                         void *options, void (*help)(void), const char **operand)
+{
+    bool only_operands = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!only_operands && weft__cli_is_help(arg)) {
+            help();
+            return WEFT_CLI_EXIT_OK;
+        }
+        if (!only_operands && strcmp(arg, "--") == 0) {
+            only_operands = true;
+        } else if (!only_operands && arg[0] == '-' && arg[1] != '\0') {
+            int code = option(argc, argv, &i, options);
+            if (code >= 0)
+                return code;
+        } else if (*operand) {
+            return weft__cli_usage_error(cmd, "give one trace, not also '%s'", arg);
+        } else {
+            *operand = arg;
+        }
+    }
+    return -1;
+}
+
 /* Parses a non-negative decimal count; false for anything else. */
 bool weft__cli_parse_count(const char *text, size_t *out)
 {

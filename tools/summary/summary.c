@@ -158,8 +158,9 @@ static bool parse_table(const char *value, weft_summary_table_id *out)
 }
 
 /* Parses one option at argv[*i]; returns -1 when it is good, else the exit code. */
-static int parse_option(int argc, char **argv, int *i, options *opt)
+static int parse_option(int argc, char **argv, int *i, void *options_)
 {
+    options *opt = options_;
     const char *arg = argv[*i];
     const char *value = NULL;
     if (weft__cli_option_value(argc, argv, i, "--top", true, &value)) {
@@ -202,25 +203,10 @@ static int parse_options(int argc, char **argv, options *opt)
     *opt = (options){.format = FORMAT_TEXT,
                      .table = WEFT_SUMMARY_TABLE_REGIONS,
                      .progress = WEFT_PROGRESS_AUTO};
-    bool only_operands = false;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!only_operands && weft__cli_is_help(arg)) {
-            print_help();
-            return WEFT_CLI_EXIT_OK;
-        }
-        if (!only_operands && strcmp(arg, "--") == 0) {
-            only_operands = true;
-        } else if (!only_operands && arg[0] == '-' && arg[1] != '\0') {
-            int exit_code = parse_option(argc, argv, &i, opt);
-            if (exit_code >= 0)
-                return exit_code;
-        } else if (opt->trace) {
-            return weft__cli_usage_error("summary", "give one trace, not also '%s'", arg);
-        } else {
-            opt->trace = arg;
-        }
-    }
+    int code = weft__cli_parse_line(argc, argv, "summary", parse_option, opt, print_help,
+                                    &opt->trace);
+    if (code >= 0)
+        return code;
     if (!opt->trace) {
         return weft__cli_usage_error("summary", "give a trace: the experiment directory or "
                                                 "its " ANCHOR_NAME " file");

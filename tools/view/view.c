@@ -112,8 +112,9 @@ static bool parse_window(const char *text, view_options *o)
     return true;
 }
 
-static int parse_option(int argc, char **argv, int *i, view_options *o)
+static int parse_option(int argc, char **argv, int *i, void *options)
 {
+    view_options *o = options;
     const char *arg = argv[*i];
     const char *value = NULL;
     if (strcmp(arg, "-o") == 0 || weft__cli_option_value(argc, argv, i, "--output", true, &value)) {
@@ -145,25 +146,9 @@ static int parse_option(int argc, char **argv, int *i, view_options *o)
 static int parse_options(int argc, char **argv, view_options *o)
 {
     *o = (view_options){.max_bytes = VIEW_DEFAULT_MAX_BYTES, .progress = WEFT_PROGRESS_AUTO};
-    bool only_operands = false;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!only_operands && weft__cli_is_help(arg)) {
-            print_help();
-            return WEFT_CLI_EXIT_OK;
-        }
-        if (!only_operands && strcmp(arg, "--") == 0) {
-            only_operands = true;
-        } else if (!only_operands && arg[0] == '-' && arg[1] != '\0') {
-            int code = parse_option(argc, argv, &i, o);
-            if (code >= 0)
-                return code;
-        } else if (o->trace) {
-            return weft__cli_usage_error("view", "give one trace, not also '%s'", arg);
-        } else {
-            o->trace = arg;
-        }
-    }
+    int code = weft__cli_parse_line(argc, argv, "view", parse_option, o, print_help, &o->trace);
+    if (code >= 0)
+        return code;
     if (!o->trace)
         return weft__cli_usage_error(
             "view",
