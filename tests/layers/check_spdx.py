@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Every source file of weft names its licence in one SPDX line.
 
 Checks (or, with --add, writes) `SPDX-License-Identifier: BSD-3-Clause` in
