@@ -19,7 +19,8 @@ import subprocess
 import sys
 
 TAG = "SPDX-License-Identifier: BSD-3-Clause"
-COMMENT = {".c": "/* {} */", ".h": "/* {} */", ".cpp": "/* {} */", ".inc": "/* {} */",
+# .inc: the Fortran include files of the compile tests.
+COMMENT = {".c": "/* {} */", ".h": "/* {} */", ".cpp": "/* {} */", ".inc": "! {}",
            ".cmake": "# {}", ".sh": "# {}", ".py": "# {}", ".mjs": "// {}", ".js": "// {}",
            ".css": "/* {} */", ".html": "<!-- {} -->", ".f90": "! {}", ".F90": "! {}",
            ".f": "! {}", ".F": "! {}"}
