@@ -1,351 +1,419 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The one place that knows OTF2's event callbacks: each record of a kind
- * the tools read becomes a weft_trace_event for the reader's handler, so
- * that weft summary, weft check and every later reader handle events of one
- * shape instead of each writing its own OTF2 callbacks. */
+/* weft's one set of OTF2 event callbacks: each record of a kind the tools
+ * tell apart (trace_reader.h) becomes a weft_trace_event for the
+ * weft_trace_delivery its event reader was registered with. weft summary,
+ * check and view get them through trace_locations.c, weft recover through
+ * its reader of leftover event files, so that no command writes OTF2
+ * callbacks of its own. Each callback only moves the record's fields into
+ * the event; what an event means is its reader's business. */
 #include "trace_reader.h"
 
-/* Hands e to the handler; a failure stops OTF2's reading. */
-static OTF2_CallbackCode deliver(void *user_data, weft_trace_event *e, OTF2_TimeStamp time,
-                                 uint64_t position)
+/* What every event callback gets from OTF2, and the same handed on. */
+#define COMMON                                                                                     \
+    OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *user_data,            \
+        OTF2_AttributeList *attributes
+#define PASS location, time, position, user_data, attributes
+
+/* Hands E, at the record's time and position, to the delivery. The reader
+ * knows the location. */
+static OTF2_CallbackCode deliver(weft_trace_event e, COMMON)
 {
-    weft_trace_reader *reader = user_data;
-    e->time = time;
-    e->position = position;
-    weft_status status = reader->handler(reader, e);
-    return status == WEFT_OK ? OTF2_CALLBACK_SUCCESS : weft__trace_interrupt(reader, status);
+    (void)location;
+    const weft_trace_delivery *d = user_data;
+    e.time = time;
+    e.position = position;
+    e.attributes = attributes;
+    return d->deliver(&e, d->context);
 }
 
-/* Every callback below ignores the location (the reader knows it) and the
- * attribute list. */
-#define UNUSED_COMMON (void)location, (void)attributes
+/* A record with one field besides the common ones, as an event of KIND
+ * with FIELD set. */
+#define ONE_FIELD(name, kind_, type, field)                                                        \
+    static OTF2_CallbackCode name(COMMON, type value)                                              \
+    {                                                                                              \
+        return deliver((weft_trace_event){.kind = kind_, .field = value}, PASS);                   \
+    }
 
-static OTF2_CallbackCode on_enter(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
-                                  void *user_data, OTF2_AttributeList *attributes,
-                                  OTF2_RegionRef region)
+/* ---- the shapes several records share ---------------------------------------------- */
+
+static weft_trace_event task(weft_trace_kind kind, OTF2_CommRef team, uint32_t thread,
+                             uint32_t generation)
 {
-    UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_ENTER, .ref = region};
-    return deliver(user_data, &e, time, position);
+    return (weft_trace_event){
+        .kind = kind, .ref = team, .number = thread, .generation = generation};
 }
 
-static OTF2_CallbackCode on_leave(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
-                                  void *user_data, OTF2_AttributeList *attributes,
-                                  OTF2_RegionRef region)
+static weft_trace_event message(weft_trace_kind kind, uint32_t peer, OTF2_CommRef comm,
+                                uint32_t tag, uint64_t bytes, uint64_t request)
 {
-    UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_LEAVE, .ref = region};
-    return deliver(user_data, &e, time, position);
+    return (weft_trace_event){
+        .kind = kind, .peer = peer, .ref = comm, .tag = tag, .bytes = bytes, .request = request};
 }
 
-static OTF2_CallbackCode on_program_begin(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                          uint64_t position, void *user_data,
-                                          OTF2_AttributeList *attributes, OTF2_StringRef name,
-                                          uint32_t argc, const OTF2_StringRef *args)
+/* A collective's end, MPI's or RMA's; REF is the communicator or the window. */
+static weft_trace_event collective(weft_trace_kind kind, OTF2_CollectiveOp op, uint64_t ref,
+                                   uint32_t root, uint64_t sent, uint64_t received)
 {
-    UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_PROGRAM_BEGIN, .ref = name, .argc = argc, .args = args};
-    return deliver(user_data, &e, time, position);
+    return (weft_trace_event){
+        .kind = kind, .op = op, .ref = ref, .root = root, .bytes = sent, .received = received};
 }
 
-static OTF2_CallbackCode on_program_end(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                        uint64_t position, void *user_data,
-                                        OTF2_AttributeList *attributes, int64_t exit_status)
+static weft_trace_event thread_lock(weft_trace_kind kind, OTF2_Paradigm paradigm, uint32_t lock_id,
+                                    uint32_t order)
 {
-    UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_PROGRAM_END, .exit_status = exit_status};
-    return deliver(user_data, &e, time, position);
+    return (weft_trace_event){.kind = kind, .paradigm = paradigm, .ref = lock_id, .number = order};
 }
 
-static OTF2_CallbackCode on_fork(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
-                                 void *user_data, OTF2_AttributeList *attributes,
-                                 OTF2_Paradigm paradigm, uint32_t threads)
+static weft_trace_event rma_lock(weft_trace_kind kind, OTF2_RmaWinRef win, uint32_t remote,
+                                 uint64_t id, OTF2_LockType type)
 {
-    UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_FORK, .paradigm = paradigm, .number = threads};
-    return deliver(user_data, &e, time, position);
+    return (weft_trace_event){
+        .kind = kind, .ref = win, .peer = remote, .request = id, .op = (uint8_t)type};
 }
 
-static OTF2_CallbackCode on_join(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
-                                 void *user_data, OTF2_AttributeList *attributes,
-                                 OTF2_Paradigm paradigm)
+static weft_trace_event transfer(weft_trace_kind kind, OTF2_RmaWinRef win, uint32_t remote,
+                                 uint64_t bytes, uint64_t id)
 {
-    UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_JOIN, .paradigm = paradigm};
-    return deliver(user_data, &e, time, position);
+    return (weft_trace_event){
+        .kind = kind, .ref = win, .peer = remote, .bytes = bytes, .request = id};
 }
 
-static OTF2_CallbackCode on_team_begin(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                       uint64_t position, void *user_data,
-                                       OTF2_AttributeList *attributes, OTF2_CommRef team)
-{
-    UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_TEAM_BEGIN, .ref = team};
-    return deliver(user_data, &e, time, position);
-}
+/* ---- regions, program, threads, tasks, locks --------------------------------------- */
 
-static OTF2_CallbackCode on_team_end(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                     uint64_t position, void *user_data,
-                                     OTF2_AttributeList *attributes, OTF2_CommRef team)
-{
-    UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_TEAM_END, .ref = team};
-    return deliver(user_data, &e, time, position);
-}
+ONE_FIELD(on_enter, WEFT_TRACE_ENTER, OTF2_RegionRef, ref)
+ONE_FIELD(on_leave, WEFT_TRACE_LEAVE, OTF2_RegionRef, ref)
 
-static OTF2_CallbackCode task(weft_trace_kind kind, void *user_data, OTF2_TimeStamp time,
-                              uint64_t position, OTF2_CommRef team, uint32_t thread,
-                              uint32_t generation)
-{
-    weft_trace_event e = {.kind = kind, .ref = team, .number = thread, .generation = generation};
-    return deliver(user_data, &e, time, position);
-}
-
-static OTF2_CallbackCode on_task_create(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                        uint64_t position, void *user_data,
-                                        OTF2_AttributeList *attributes, OTF2_CommRef team,
-                                        uint32_t thread, uint32_t generation)
-{
-    UNUSED_COMMON;
-    return task(WEFT_TRACE_TASK_CREATE, user_data, time, position, team, thread, generation);
-}
-
-static OTF2_CallbackCode on_task_switch(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                        uint64_t position, void *user_data,
-                                        OTF2_AttributeList *attributes, OTF2_CommRef team,
-                                        uint32_t thread, uint32_t generation)
-{
-    UNUSED_COMMON;
-    return task(WEFT_TRACE_TASK_SWITCH, user_data, time, position, team, thread, generation);
-}
-
-static OTF2_CallbackCode on_task_complete(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                          uint64_t position, void *user_data,
-                                          OTF2_AttributeList *attributes, OTF2_CommRef team,
-                                          uint32_t thread, uint32_t generation)
-{
-    UNUSED_COMMON;
-    return task(WEFT_TRACE_TASK_COMPLETE, user_data, time, position, team, thread, generation);
-}
-
-static OTF2_CallbackCode lock(weft_trace_kind kind, void *user_data, OTF2_TimeStamp time,
-                              uint64_t position, OTF2_Paradigm paradigm, uint32_t lock_id,
-                              uint32_t order)
-{
-    weft_trace_event e = {.kind = kind, .paradigm = paradigm, .ref = lock_id, .number = order};
-    return deliver(user_data, &e, time, position);
-}
-
-static OTF2_CallbackCode on_acquire(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                    uint64_t position, void *user_data,
-                                    OTF2_AttributeList *attributes, OTF2_Paradigm paradigm,
-                                    uint32_t lock_id, uint32_t order)
-{
-    UNUSED_COMMON;
-    return lock(WEFT_TRACE_LOCK_ACQUIRE, user_data, time, position, paradigm, lock_id, order);
-}
-
-static OTF2_CallbackCode on_release(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                    uint64_t position, void *user_data,
-                                    OTF2_AttributeList *attributes, OTF2_Paradigm paradigm,
-                                    uint32_t lock_id, uint32_t order)
-{
-    UNUSED_COMMON;
-    return lock(WEFT_TRACE_LOCK_RELEASE, user_data, time, position, paradigm, lock_id, order);
-}
-
-static OTF2_CallbackCode message(weft_trace_kind kind, void *user_data, OTF2_TimeStamp time,
-                                 uint64_t position, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
-                                 uint64_t bytes, uint64_t request)
+static OTF2_CallbackCode on_program_begin(COMMON, OTF2_StringRef name, uint32_t argc,
+                                          const OTF2_StringRef *args)
 {
     weft_trace_event e = {
-        .kind = kind, .peer = peer, .ref = comm, .tag = tag, .bytes = bytes, .request = request};
-    return deliver(user_data, &e, time, position);
+        .kind = WEFT_TRACE_PROGRAM_BEGIN, .ref = name, .argc = argc, .args = args};
+    return deliver(e, PASS);
 }
 
-static OTF2_CallbackCode on_send(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
-                                 void *user_data, OTF2_AttributeList *attributes, uint32_t receiver,
-                                 OTF2_CommRef comm, uint32_t tag, uint64_t bytes)
+ONE_FIELD(on_program_end, WEFT_TRACE_PROGRAM_END, int64_t, value)
+
+static OTF2_CallbackCode on_fork(COMMON, OTF2_Paradigm paradigm, uint32_t threads)
 {
-    UNUSED_COMMON;
-    return message(WEFT_TRACE_SEND, user_data, time, position, receiver, comm, tag, bytes, 0);
+    weft_trace_event e = {.kind = WEFT_TRACE_FORK, .paradigm = paradigm, .number = threads};
+    return deliver(e, PASS);
 }
 
-static OTF2_CallbackCode on_isend(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
-                                  void *user_data, OTF2_AttributeList *attributes,
-                                  uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
+ONE_FIELD(on_join, WEFT_TRACE_JOIN, OTF2_Paradigm, paradigm)
+ONE_FIELD(on_team_begin, WEFT_TRACE_TEAM_BEGIN, OTF2_CommRef, ref)
+ONE_FIELD(on_team_end, WEFT_TRACE_TEAM_END, OTF2_CommRef, ref)
+
+static OTF2_CallbackCode on_task_create(COMMON, OTF2_CommRef team, uint32_t thread,
+                                        uint32_t generation)
+{
+    return deliver(task(WEFT_TRACE_TASK_CREATE, team, thread, generation), PASS);
+}
+
+static OTF2_CallbackCode on_task_switch(COMMON, OTF2_CommRef team, uint32_t thread,
+                                        uint32_t generation)
+{
+    return deliver(task(WEFT_TRACE_TASK_SWITCH, team, thread, generation), PASS);
+}
+
+static OTF2_CallbackCode on_task_complete(COMMON, OTF2_CommRef team, uint32_t thread,
+                                          uint32_t generation)
+{
+    return deliver(task(WEFT_TRACE_TASK_COMPLETE, team, thread, generation), PASS);
+}
+
+static OTF2_CallbackCode on_acquire(COMMON, OTF2_Paradigm paradigm, uint32_t lock_id,
+                                    uint32_t order)
+{
+    return deliver(thread_lock(WEFT_TRACE_LOCK_ACQUIRE, paradigm, lock_id, order), PASS);
+}
+
+static OTF2_CallbackCode on_release(COMMON, OTF2_Paradigm paradigm, uint32_t lock_id,
+                                    uint32_t order)
+{
+    return deliver(thread_lock(WEFT_TRACE_LOCK_RELEASE, paradigm, lock_id, order), PASS);
+}
+
+/* ---- MPI ------------------------------------------------------------------------------ */
+
+static OTF2_CallbackCode on_send(COMMON, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
+                                 uint64_t bytes)
+{
+    return deliver(message(WEFT_TRACE_SEND, receiver, comm, tag, bytes, 0), PASS);
+}
+
+static OTF2_CallbackCode on_isend(COMMON, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
                                   uint64_t bytes, uint64_t request)
 {
-    UNUSED_COMMON;
-    return message(WEFT_TRACE_ISEND, user_data, time, position, receiver, comm, tag, bytes,
-                   request);
+    return deliver(message(WEFT_TRACE_ISEND, receiver, comm, tag, bytes, request), PASS);
 }
 
-static OTF2_CallbackCode on_recv(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
-                                 void *user_data, OTF2_AttributeList *attributes, uint32_t sender,
-                                 OTF2_CommRef comm, uint32_t tag, uint64_t bytes)
+static OTF2_CallbackCode on_recv(COMMON, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
+                                 uint64_t bytes)
 {
-    UNUSED_COMMON;
-    return message(WEFT_TRACE_RECV, user_data, time, position, sender, comm, tag, bytes, 0);
+    return deliver(message(WEFT_TRACE_RECV, sender, comm, tag, bytes, 0), PASS);
 }
 
-static OTF2_CallbackCode on_irecv(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
-                                  void *user_data, OTF2_AttributeList *attributes, uint32_t sender,
-                                  OTF2_CommRef comm, uint32_t tag, uint64_t bytes, uint64_t request)
+static OTF2_CallbackCode on_irecv(COMMON, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
+                                  uint64_t bytes, uint64_t request)
 {
-    UNUSED_COMMON;
-    return message(WEFT_TRACE_IRECV, user_data, time, position, sender, comm, tag, bytes,
-                   request);
+    return deliver(message(WEFT_TRACE_IRECV, sender, comm, tag, bytes, request), PASS);
 }
 
-static OTF2_CallbackCode request(weft_trace_kind kind, void *user_data, OTF2_TimeStamp time,
-                                 uint64_t position, uint64_t request_id)
+ONE_FIELD(on_irecv_request, WEFT_TRACE_IRECV_REQUEST, uint64_t, request)
+ONE_FIELD(on_isend_complete, WEFT_TRACE_ISEND_COMPLETE, uint64_t, request)
+ONE_FIELD(on_request_test, WEFT_TRACE_REQUEST_TEST, uint64_t, request)
+ONE_FIELD(on_request_cancelled, WEFT_TRACE_REQUEST_CANCELLED, uint64_t, request)
+
+static OTF2_CallbackCode on_collective_begin(COMMON)
 {
-    weft_trace_event e = {.kind = kind, .request = request_id};
-    return deliver(user_data, &e, time, position);
+    return deliver((weft_trace_event){.kind = WEFT_TRACE_COLLECTIVE_BEGIN}, PASS);
 }
 
-static OTF2_CallbackCode on_irecv_request(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                          uint64_t position, void *user_data,
-                                          OTF2_AttributeList *attributes, uint64_t request_id)
+static OTF2_CallbackCode on_collective_end(COMMON, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                           uint32_t root, uint64_t sent, uint64_t received)
 {
-    UNUSED_COMMON;
-    return request(WEFT_TRACE_IRECV_REQUEST, user_data, time, position, request_id);
+    return deliver(collective(WEFT_TRACE_COLLECTIVE_END, op, comm, root, sent, received), PASS);
 }
 
-static OTF2_CallbackCode on_isend_complete(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                           uint64_t position, void *user_data,
-                                           OTF2_AttributeList *attributes, uint64_t request_id)
-{
-    UNUSED_COMMON;
-    return request(WEFT_TRACE_ISEND_COMPLETE, user_data, time, position, request_id);
-}
-
-static OTF2_CallbackCode on_request_test(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                         uint64_t position, void *user_data,
-                                         OTF2_AttributeList *attributes, uint64_t request_id)
-{
-    UNUSED_COMMON;
-    return request(WEFT_TRACE_REQUEST_TEST, user_data, time, position, request_id);
-}
-
-static OTF2_CallbackCode on_request_cancelled(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                              uint64_t position, void *user_data,
-                                              OTF2_AttributeList *attributes, uint64_t request_id)
-{
-    UNUSED_COMMON;
-    return request(WEFT_TRACE_REQUEST_CANCELLED, user_data, time, position, request_id);
-}
-
-static OTF2_CallbackCode on_collective_begin(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                             uint64_t position, void *user_data,
-                                             OTF2_AttributeList *attributes)
-{
-    UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_COLLECTIVE_BEGIN};
-    return deliver(user_data, &e, time, position);
-}
-
-static OTF2_CallbackCode on_collective_end(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                           uint64_t position, void *user_data,
-                                           OTF2_AttributeList *attributes, OTF2_CollectiveOp op,
-                                           OTF2_CommRef comm, uint32_t root, uint64_t sent,
-                                           uint64_t received)
-{
-    UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_COLLECTIVE_END,
-                          .op = op,
-                          .ref = comm,
-                          .root = root,
-                          .bytes = sent,
-                          .received = received};
-    return deliver(user_data, &e, time, position);
-}
-
-static OTF2_CallbackCode on_nonblocking_collective(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                                   uint64_t position, void *user_data,
-                                                   OTF2_AttributeList *attributes,
-                                                   OTF2_CollectiveOp op, OTF2_CommRef comm,
+static OTF2_CallbackCode on_nonblocking_collective(COMMON, OTF2_CollectiveOp op, OTF2_CommRef comm,
                                                    uint32_t root, uint64_t sent, uint64_t received,
-                                                   uint64_t request_id)
+                                                   uint64_t request)
 {
-    UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_NONBLOCKING_COLLECTIVE_END,
-                          .op = op,
-                          .ref = comm,
-                          .root = root,
-                          .bytes = sent,
-                          .received = received,
-                          .request = request_id};
-    return deliver(user_data, &e, time, position);
+    weft_trace_event e =
+        collective(WEFT_TRACE_NONBLOCKING_COLLECTIVE_END, op, comm, root, sent, received);
+    e.request = request;
+    return deliver(e, PASS);
 }
 
-static OTF2_CallbackCode on_metric(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                   uint64_t position, void *user_data,
-                                   OTF2_AttributeList *attributes, OTF2_MetricRef metric,
-                                   uint8_t count, const OTF2_Type *types,
-                                   const OTF2_MetricValue *values)
+/* ---- measurement ---------------------------------------------------------------------- */
+
+static OTF2_CallbackCode on_metric(COMMON, OTF2_MetricRef metric, uint8_t count,
+                                   const OTF2_Type *types, const OTF2_MetricValue *values)
 {
-    UNUSED_COMMON;
-    (void)count, (void)types, (void)values;
-    weft_trace_event e = {.kind = WEFT_TRACE_METRIC, .ref = metric};
-    return deliver(user_data, &e, time, position);
+    weft_trace_event e = {.kind = WEFT_TRACE_METRIC,
+                          .ref = metric,
+                          .number = count,
+                          .types = types,
+                          .values = values};
+    return deliver(e, PASS);
 }
 
-static OTF2_CallbackCode on_on_off(OTF2_LocationRef location, OTF2_TimeStamp time,
-                                   uint64_t position, void *user_data,
-                                   OTF2_AttributeList *attributes, OTF2_MeasurementMode mode)
+ONE_FIELD(on_on_off, WEFT_TRACE_MEASUREMENT_ON_OFF, OTF2_MeasurementMode, op)
+ONE_FIELD(on_flush, WEFT_TRACE_BUFFER_FLUSH, OTF2_TimeStamp, bytes)
+
+static OTF2_CallbackCode on_parameter(COMMON, OTF2_ParameterRef parameter, int64_t value)
 {
-    UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_MEASUREMENT_ON_OFF, .op = mode};
-    return deliver(user_data, &e, time, position);
+    weft_trace_event e = {.kind = WEFT_TRACE_PARAMETER, .ref = parameter, .value = value};
+    return deliver(e, PASS);
 }
 
-static OTF2_CallbackCode on_flush(OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position,
-                                  void *user_data, OTF2_AttributeList *attributes,
-                                  OTF2_TimeStamp stop)
+/* ---- MPI-IO --------------------------------------------------------------------------- */
+
+static OTF2_CallbackCode on_create(COMMON, OTF2_IoHandleRef handle, OTF2_IoAccessMode mode,
+                                   OTF2_IoCreationFlag creation, OTF2_IoStatusFlag status)
 {
-    UNUSED_COMMON;
-    weft_trace_event e = {.kind = WEFT_TRACE_BUFFER_FLUSH, .bytes = stop};
-    return deliver(user_data, &e, time, position);
+    weft_trace_event e = {.kind = WEFT_TRACE_IO_CREATE_HANDLE,
+                          .ref = handle,
+                          .op = (uint8_t)mode,
+                          .number = creation,
+                          .status_flags = status};
+    return deliver(e, PASS);
 }
 
-weft_status weft__trace_set_callbacks(weft_trace_reader *reader, OTF2_EvtReaderCallbacks *cb)
+ONE_FIELD(on_destroy, WEFT_TRACE_IO_DESTROY_HANDLE, OTF2_IoHandleRef, ref)
+
+static OTF2_CallbackCode on_io_begin(COMMON, OTF2_IoHandleRef handle, OTF2_IoOperationMode mode,
+                                     OTF2_IoOperationFlag flags, uint64_t bytes, uint64_t id)
+{
+    weft_trace_event e = {.kind = WEFT_TRACE_IO_BEGIN,
+                          .ref = handle,
+                          .op = (uint8_t)mode,
+                          .number = flags,
+                          .bytes = bytes,
+                          .request = id};
+    return deliver(e, PASS);
+}
+
+static OTF2_CallbackCode on_io_issued(COMMON, OTF2_IoHandleRef handle, uint64_t id)
+{
+    weft_trace_event e = {.kind = WEFT_TRACE_IO_ISSUED, .ref = handle, .request = id};
+    return deliver(e, PASS);
+}
+
+static OTF2_CallbackCode on_io_complete(COMMON, OTF2_IoHandleRef handle, uint64_t bytes,
+                                        uint64_t id)
+{
+    weft_trace_event e = {
+        .kind = WEFT_TRACE_IO_COMPLETE, .ref = handle, .bytes = bytes, .request = id};
+    return deliver(e, PASS);
+}
+
+static OTF2_CallbackCode on_seek(COMMON, OTF2_IoHandleRef handle, int64_t offset,
+                                 OTF2_IoSeekOption whence, uint64_t result)
+{
+    weft_trace_event e = {.kind = WEFT_TRACE_IO_SEEK,
+                          .ref = handle,
+                          .op = (uint8_t)whence,
+                          .value = offset,
+                          .bytes = result};
+    return deliver(e, PASS);
+}
+
+/* ---- one-sided ------------------------------------------------------------------------ */
+
+ONE_FIELD(on_win_create, WEFT_TRACE_RMA_WIN_CREATE, OTF2_RmaWinRef, ref)
+ONE_FIELD(on_win_destroy, WEFT_TRACE_RMA_WIN_DESTROY, OTF2_RmaWinRef, ref)
+
+static OTF2_CallbackCode on_rma_begin(COMMON)
+{
+    return deliver((weft_trace_event){.kind = WEFT_TRACE_RMA_COLLECTIVE_BEGIN}, PASS);
+}
+
+static OTF2_CallbackCode on_rma_end(COMMON, OTF2_CollectiveOp op, OTF2_RmaSyncLevel level,
+                                    OTF2_RmaWinRef win, uint32_t root, uint64_t sent,
+                                    uint64_t received)
+{
+    weft_trace_event e = collective(WEFT_TRACE_RMA_COLLECTIVE_END, op, win, root, sent, received);
+    e.number = level;
+    return deliver(e, PASS);
+}
+
+static OTF2_CallbackCode on_group_sync(COMMON, OTF2_RmaSyncLevel level, OTF2_RmaWinRef win,
+                                       OTF2_GroupRef group)
+{
+    weft_trace_event e = {
+        .kind = WEFT_TRACE_RMA_GROUP_SYNC, .ref = win, .op = (uint8_t)level, .number = group};
+    return deliver(e, PASS);
+}
+
+static OTF2_CallbackCode on_request_lock(COMMON, OTF2_RmaWinRef win, uint32_t remote, uint64_t id,
+                                         OTF2_LockType type)
+{
+    return deliver(rma_lock(WEFT_TRACE_RMA_REQUEST_LOCK, win, remote, id, type), PASS);
+}
+
+static OTF2_CallbackCode on_acquire_lock(COMMON, OTF2_RmaWinRef win, uint32_t remote, uint64_t id,
+                                         OTF2_LockType type)
+{
+    return deliver(rma_lock(WEFT_TRACE_RMA_ACQUIRE_LOCK, win, remote, id, type), PASS);
+}
+
+static OTF2_CallbackCode on_release_lock(COMMON, OTF2_RmaWinRef win, uint32_t remote, uint64_t id)
+{
+    return deliver(rma_lock(WEFT_TRACE_RMA_RELEASE_LOCK, win, remote, id, 0), PASS);
+}
+
+static OTF2_CallbackCode on_sync(COMMON, OTF2_RmaWinRef win, uint32_t remote, OTF2_RmaSyncType type)
+{
+    weft_trace_event e = {
+        .kind = WEFT_TRACE_RMA_SYNC, .ref = win, .peer = remote, .op = (uint8_t)type};
+    return deliver(e, PASS);
+}
+
+static OTF2_CallbackCode on_put(COMMON, OTF2_RmaWinRef win, uint32_t remote, uint64_t bytes,
+                                uint64_t id)
+{
+    return deliver(transfer(WEFT_TRACE_RMA_PUT, win, remote, bytes, id), PASS);
+}
+
+static OTF2_CallbackCode on_get(COMMON, OTF2_RmaWinRef win, uint32_t remote, uint64_t bytes,
+                                uint64_t id)
+{
+    return deliver(transfer(WEFT_TRACE_RMA_GET, win, remote, bytes, id), PASS);
+}
+
+static OTF2_CallbackCode on_atomic(COMMON, OTF2_RmaWinRef win, uint32_t remote,
+                                   OTF2_RmaAtomicType type, uint64_t sent, uint64_t received,
+                                   uint64_t id)
+{
+    weft_trace_event e = transfer(WEFT_TRACE_RMA_ATOMIC, win, remote, sent, id);
+    e.op = (uint8_t)type;
+    e.received = received;
+    return deliver(e, PASS);
+}
+
+static OTF2_CallbackCode complete(uint8_t which, COMMON, OTF2_RmaWinRef win, uint64_t id)
+{
+    weft_trace_event e = {
+        .kind = WEFT_TRACE_RMA_OP_COMPLETE, .ref = win, .request = id, .op = which};
+    return deliver(e, PASS);
+}
+
+static OTF2_CallbackCode on_complete_blocking(COMMON, OTF2_RmaWinRef win, uint64_t id)
+{
+    return complete(WEFT_TRACE_RMA_COMPLETE_BLOCKING, PASS, win, id);
+}
+
+static OTF2_CallbackCode on_complete_non_blocking(COMMON, OTF2_RmaWinRef win, uint64_t id)
+{
+    return complete(WEFT_TRACE_RMA_COMPLETE_NON_BLOCKING, PASS, win, id);
+}
+
+static OTF2_CallbackCode on_complete_remote(COMMON, OTF2_RmaWinRef win, uint64_t id)
+{
+    return complete(WEFT_TRACE_RMA_COMPLETE_REMOTE, PASS, win, id);
+}
+
+/* ---- registration --------------------------------------------------------------------- */
+
+#define SET(record, callback) OTF2_EvtReaderCallbacks_Set##record##Callback(cb, callback)
+
+OTF2_ErrorCode weft__trace_set_event_callbacks(OTF2_EvtReaderCallbacks *cb)
 {
     OTF2_ErrorCode codes[] = {
-        OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter),
-        OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave),
-        OTF2_EvtReaderCallbacks_SetProgramBeginCallback(cb, on_program_begin),
-        OTF2_EvtReaderCallbacks_SetProgramEndCallback(cb, on_program_end),
-        OTF2_EvtReaderCallbacks_SetThreadForkCallback(cb, on_fork),
-        OTF2_EvtReaderCallbacks_SetThreadJoinCallback(cb, on_join),
-        OTF2_EvtReaderCallbacks_SetThreadTeamBeginCallback(cb, on_team_begin),
-        OTF2_EvtReaderCallbacks_SetThreadTeamEndCallback(cb, on_team_end),
-        OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback(cb, on_task_create),
-        OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback(cb, on_task_switch),
-        OTF2_EvtReaderCallbacks_SetThreadTaskCompleteCallback(cb, on_task_complete),
-        OTF2_EvtReaderCallbacks_SetThreadAcquireLockCallback(cb, on_acquire),
-        OTF2_EvtReaderCallbacks_SetThreadReleaseLockCallback(cb, on_release),
-        OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_send),
-        OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend),
-        OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv),
-        OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv),
-        OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_irecv_request),
-        OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_isend_complete),
-        OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(cb, on_request_test),
-        OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_request_cancelled),
-        OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, on_collective_begin),
-        OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_collective_end),
-        OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveCompleteCallback(cb,
-                                                                         on_nonblocking_collective),
-        OTF2_EvtReaderCallbacks_SetMetricCallback(cb, on_metric),
-        OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cb, on_on_off),
-        OTF2_EvtReaderCallbacks_SetBufferFlushCallback(cb, on_flush),
-        weft__trace_set_io_rma_callbacks(cb),
+        SET(Enter, on_enter),
+        SET(Leave, on_leave),
+        SET(ProgramBegin, on_program_begin),
+        SET(ProgramEnd, on_program_end),
+        SET(ThreadFork, on_fork),
+        SET(ThreadJoin, on_join),
+        SET(ThreadTeamBegin, on_team_begin),
+        SET(ThreadTeamEnd, on_team_end),
+        SET(ThreadTaskCreate, on_task_create),
+        SET(ThreadTaskSwitch, on_task_switch),
+        SET(ThreadTaskComplete, on_task_complete),
+        SET(ThreadAcquireLock, on_acquire),
+        SET(ThreadReleaseLock, on_release),
+        SET(MpiSend, on_send),
+        SET(MpiIsend, on_isend),
+        SET(MpiRecv, on_recv),
+        SET(MpiIrecv, on_irecv),
+        SET(MpiIrecvRequest, on_irecv_request),
+        SET(MpiIsendComplete, on_isend_complete),
+        SET(MpiRequestTest, on_request_test),
+        SET(MpiRequestCancelled, on_request_cancelled),
+        SET(MpiCollectiveBegin, on_collective_begin),
+        SET(MpiCollectiveEnd, on_collective_end),
+        SET(NonBlockingCollectiveComplete, on_nonblocking_collective),
+        SET(Metric, on_metric),
+        SET(MeasurementOnOff, on_on_off),
+        SET(BufferFlush, on_flush),
+        SET(ParameterInt, on_parameter),
+        SET(IoCreateHandle, on_create),
+        SET(IoDestroyHandle, on_destroy),
+        SET(IoOperationBegin, on_io_begin),
+        SET(IoOperationIssued, on_io_issued),
+        SET(IoOperationComplete, on_io_complete),
+        SET(IoSeek, on_seek),
+        SET(RmaWinCreate, on_win_create),
+        SET(RmaWinDestroy, on_win_destroy),
+        SET(RmaCollectiveBegin, on_rma_begin),
+        SET(RmaCollectiveEnd, on_rma_end),
+        SET(RmaGroupSync, on_group_sync),
+        SET(RmaRequestLock, on_request_lock),
+        SET(RmaAcquireLock, on_acquire_lock),
+        SET(RmaReleaseLock, on_release_lock),
+        SET(RmaSync, on_sync),
+        SET(RmaPut, on_put),
+        SET(RmaGet, on_get),
+        SET(RmaAtomic, on_atomic),
+        SET(RmaOpCompleteBlocking, on_complete_blocking),
+        SET(RmaOpCompleteNonBlocking, on_complete_non_blocking),
+        SET(RmaOpCompleteRemote, on_complete_remote),
     };
     for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
-        if (!weft__trace_otf2_ok(reader, codes[i], "cannot set up reading the events of"))
-            return WEFT_ERR_OTF2;
+        if (codes[i] != OTF2_SUCCESS)
+            return codes[i];
     }
-    return WEFT_OK;
+    return OTF2_SUCCESS;
 }

@@ -101,8 +101,9 @@ static weft_status read_location(weft_trace_reader *st, OTF2_Reader *reader, boo
                              "cannot open the events of location %" PRIu64 " in", location);
         return WEFT_ERR_OTF2;
     }
-    if (!weft__trace_otf2_ok(st, OTF2_Reader_RegisterEvtCallbacks(reader, events, cb, st),
-                               "cannot set up reading the events of"))
+    if (!weft__trace_otf2_ok(st,
+                             OTF2_Reader_RegisterEvtCallbacks(reader, events, cb, &st->delivery),
+                             "cannot set up reading the events of"))
         return WEFT_ERR_OTF2;
 
     st->current_rank = def->rank;
@@ -173,6 +174,20 @@ static weft_status read_all(weft_trace_reader *st, OTF2_Reader *reader,
     return WEFT_OK;
 }
 
+/* Hands an event to the command's handler; a failure stops OTF2's reading.
+ * Integer parameters are only read for weft recover, which copies every
+ * record: no command has counted them, and the commands' results (weft
+ * summary's events per region, weft check's time order) stay what they were
+ * without them. */
+static OTF2_CallbackCode to_handler(const weft_trace_event *e, void *context)
+{
+    weft_trace_reader *reader = context;
+    if (e->kind == WEFT_TRACE_PARAMETER)
+        return OTF2_CALLBACK_SUCCESS;
+    weft_status status = reader->handler(reader, e);
+    return status == WEFT_OK ? OTF2_CALLBACK_SUCCESS : weft__trace_interrupt(reader, status);
+}
+
 weft_status weft__trace_read_events(weft_trace_reader *reader, OTF2_Reader *otf2_reader,
                                     weft_trace_handler *handler,
                                     const weft_trace_location_hooks *hooks)
@@ -183,7 +198,11 @@ weft_status weft__trace_read_events(weft_trace_reader *reader, OTF2_Reader *otf2
         return WEFT_ERR_NO_MEMORY;
     }
     reader->handler = handler;
-    weft_status status = weft__trace_set_callbacks(reader, cb);
+    reader->delivery = (weft_trace_delivery){to_handler, reader};
+    weft_status status = weft__trace_otf2_ok(reader, weft__trace_set_event_callbacks(cb),
+                                             "cannot set up reading the events of")
+                             ? WEFT_OK
+                             : WEFT_ERR_OTF2;
     if (status == WEFT_OK)
         status = read_all(reader, otf2_reader, cb, hooks);
     OTF2_EvtReaderCallbacks_Delete(cb);

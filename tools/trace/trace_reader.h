@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The OTF2 trace reader every `weft` command that reads a trace shares
- * (summary, check): it opens an archive, reads its global definitions into
- * sorted tables with lookups and rank translation (trace_defs.c), then every
- * location's events, one location at a time, with progress on stderr
+ * (summary, check, view): it opens an archive, reads its global definitions
+ * into sorted tables with lookups and rank translation (trace_defs.c), then
+ * every location's events, one location at a time, with progress on stderr
  * (trace_locations.c), turning each OTF2 event record into one
  * weft_trace_event for the command's handler (trace_events.c). Failures are
  * reported as one line that names the command and the file (trace_open.c).
- * Memory grows with the definitions, never with the events. */
+ * Memory grows with the definitions, never with the events.
+ *
+ * The event callbacks of trace_events.c are weft's only ones: weft recover
+ * registers them too, on the readers of the event files a broken run left
+ * (tools/recover/recover_read.c), see weft__trace_set_event_callbacks. */
 #ifndef WEFT_TOOLS_TRACE_READER_H
 #define WEFT_TOOLS_TRACE_READER_H
 
@@ -122,7 +126,8 @@ typedef enum weft_trace_kind {
     WEFT_TRACE_METRIC,
     WEFT_TRACE_MEASUREMENT_ON_OFF,
     WEFT_TRACE_BUFFER_FLUSH,
-    /* MPI-IO and one-sided records (trace_io_rma.c) */
+    WEFT_TRACE_PARAMETER, /* ParameterInt; the commands' reader leaves it out (trace_locations.c) */
+    /* MPI-IO and one-sided records */
     WEFT_TRACE_IO_CREATE_HANDLE,
     WEFT_TRACE_IO_DESTROY_HANDLE,
     WEFT_TRACE_IO_BEGIN,
@@ -144,10 +149,17 @@ typedef enum weft_trace_kind {
     WEFT_TRACE_RMA_OP_COMPLETE, /* blocking, non-blocking or remote completion */
 } weft_trace_kind;
 
+/* Which of OTF2's three RMA completion records an RMA_OP_COMPLETE was (its op). */
+enum {
+    WEFT_TRACE_RMA_COMPLETE_BLOCKING = 0,
+    WEFT_TRACE_RMA_COMPLETE_NON_BLOCKING,
+    WEFT_TRACE_RMA_COMPLETE_REMOTE,
+};
+
 /* One event record. Which fields mean something depends on the kind:
  *   ENTER, LEAVE                 ref = region
  *   PROGRAM_BEGIN                ref = the program's string; argc, args
- *   PROGRAM_END                  exit_status
+ *   PROGRAM_END                  value = exit status
  *   FORK                         paradigm, number = requested threads
  *   JOIN                         paradigm
  *   TEAM_BEGIN, TEAM_END         ref = the team's communicator
@@ -158,24 +170,31 @@ typedef enum weft_trace_kind {
  *   IRECV_REQUEST, ISEND_COMPLETE, REQUEST_TEST, REQUEST_CANCELLED: request
  *   COLLECTIVE_END, NONBLOCKING_COLLECTIVE_END: op, ref = communicator, root,
  *                                bytes = sent, received; the latter: request
- *   METRIC                       ref = metric class or instance
+ *   METRIC                       ref = metric class or instance, number = how many
+ *                                values, types, values
  *   MEASUREMENT_ON_OFF           op = OTF2_MeasurementMode
  *   BUFFER_FLUSH                 bytes = the time the flush ended
+ *   PARAMETER                    ref = parameter, value
  *   IO_*                         ref = I/O handle; CREATE_HANDLE: op = access mode,
- *                                number = creation flags; BEGIN: op = mode
+ *                                number = creation flags, status_flags; BEGIN: op = mode
  *                                (OTF2_IoOperationMode), number = operation flags,
  *                                bytes = requested; COMPLETE: bytes = transferred;
  *                                BEGIN, ISSUED, COMPLETE: request = matching id;
- *                                SEEK: bytes = resulting offset
+ *                                SEEK: op = whence, value = requested offset, bytes =
+ *                                resulting offset
  *   RMA_*                        ref = window; PUT, GET, ATOMIC: peer = remote (rank in
  *                                the window's comm), bytes (ATOMIC: sent, received),
  *                                request = matching id, ATOMIC op = type; OP_COMPLETE:
- *                                request; *_LOCK: peer = remote (UINT32_MAX: all), request
- *                                = lock id, op = lock type; SYNC: peer; GROUP_SYNC: number
- *                                = group, op = sync level; COLLECTIVE_END: op, root, bytes,
+ *                                request, op = WEFT_TRACE_RMA_COMPLETE_*; *_LOCK: peer =
+ *                                remote (UINT32_MAX: all), request = lock id, op = lock
+ *                                type; SYNC: peer, op = sync type; GROUP_SYNC: number =
+ *                                group, op = sync level; COLLECTIVE_END: op, root, bytes,
  *                                received, number = sync level
- * time is in the trace's ticks with the clock offsets applied; position
- * counts the location's events from 1, as otf2-print -L does. */
+ * time is in the trace's ticks with the clock offsets the reader applies
+ * (none for weft recover's leftover files); position counts the location's
+ * events from 1, as otf2-print -L does. The pointers (args, types, values,
+ * attributes: the record's attribute list, may be NULL) are OTF2's, valid
+ * until the handler returns. */
 typedef struct weft_trace_event {
     weft_trace_kind kind;
     uint64_t time;
@@ -189,12 +208,25 @@ typedef struct weft_trace_event {
     uint32_t root;
     uint32_t number;
     uint32_t generation;
-    uint8_t paradigm; /* OTF2_Paradigm */
-    uint8_t op;       /* OTF2_CollectiveOp, OTF2_MeasurementMode */
+    uint32_t status_flags; /* OTF2_IoStatusFlag */
+    uint8_t paradigm;      /* OTF2_Paradigm */
+    uint8_t op;            /* OTF2_CollectiveOp, OTF2_MeasurementMode, ... */
     uint32_t argc;
     const OTF2_StringRef *args;
-    int64_t exit_status;
+    int64_t value;
+    const OTF2_Type *types;
+    const OTF2_MetricValue *values;
+    const OTF2_AttributeList *attributes;
 } weft_trace_event;
+
+/* Where the event callbacks hand each weft_trace_event: the user data an
+ * event reader is registered with must point to one. DELIVER gets the event
+ * (time, position and attributes filled in) and CONTEXT; what it returns
+ * goes back to OTF2 (OTF2_CALLBACK_INTERRUPT stops the reading). */
+typedef struct weft_trace_delivery {
+    OTF2_CallbackCode (*deliver)(const weft_trace_event *e, void *context);
+    void *context;
+} weft_trace_delivery;
 
 /* What a command does with each event of the current location (reader->current).
  * Anything but WEFT_OK stops the reading with that status. */
@@ -248,7 +280,8 @@ struct weft_trace_reader {
     weft_progress_mode progress;
     const char *progress_what;   /* what the progress lines say is going on; NULL: reading events */
     weft_trace_handler *handler; /* set by weft__trace_read_events */
-    weft_status failure;         /* why a handler stopped the reading */
+    weft_trace_delivery delivery; /* to the handler; the event readers' user data */
+    weft_status failure;          /* why a handler stopped the reading */
 
     /* MPI-IO and RMA definitions (trace_io_rma.c); NULL until one is read. */
     struct weft_trace_io_rma_defs *io_rma;
@@ -342,14 +375,17 @@ weft_status weft__trace_read_events(weft_trace_reader *reader, OTF2_Reader *otf2
                                     weft_trace_handler *handler,
                                     const weft_trace_location_hooks *hooks);
 
-/* trace_events.c: registers the callbacks that turn OTF2 event records into
- * weft_trace_events for reader->handler; their user data is the reader. */
-weft_status weft__trace_set_callbacks(weft_trace_reader *reader, OTF2_EvtReaderCallbacks *cb);
+/* trace_events.c: registers on CB a callback for every event record of a
+ * kind above (and only those), each turning its record into one
+ * weft_trace_event for the weft_trace_delivery the event reader's user data
+ * points to. The reading of a complete archive (weft__trace_read_events)
+ * and weft recover's reading of leftover event files both use it, so that
+ * weft has one set of OTF2 event callbacks. OTF2_SUCCESS or OTF2's error. */
+OTF2_ErrorCode weft__trace_set_event_callbacks(OTF2_EvtReaderCallbacks *cb);
 
 /* trace_io_rma.c: the callbacks of the I/O and RMA definitions (files,
- * handles, windows) and records; called by the two functions above. */
+ * handles, windows); called by weft__trace_read_defs. */
 OTF2_ErrorCode weft__trace_set_io_rma_def_callbacks(OTF2_GlobalDefReaderCallbacks *cb);
-OTF2_ErrorCode weft__trace_set_io_rma_callbacks(OTF2_EvtReaderCallbacks *cb);
 /* The name of the file an I/O handle works on (the handle's own name when
  * it has no file; "?" when the handle is not defined). */
 const char *weft__trace_io_handle_file(const weft_trace_reader *reader, uint64_t handle);
