@@ -6,7 +6,7 @@ weft is built in layers (docs/dev/ARCHITECTURE.md):
 
     definitions  <-  recorder  <-  adapters/{pomp,ompt,pmpi}
          ^              ^
-         +---- tools/ (cli <- trace <- summary, check; cli <- compile, run, convert)
+         +---- tools/ (cli <- trace <- summary, check, view, recover; cli <- compile, run, convert)
 
 A file may include its own folder's headers, the public headers of the
 layers below it, and the system and third-party headers its layer owns

@@ -9,8 +9,8 @@
  *                    the steps below, the report
  *   recover_shadow.c an OTF2 anchor and minimal definitions for the
  *                    leftover event files, so that OTF2 can read them
- *   recover_read.c   reading one location's events as weft_events (the
- *                    MPI-IO and one-sided ones in recover_read_io_rma.c)
+ *   recover_read.c   reading one location's events as weft_events, through
+ *                    the trace reader's OTF2 event callbacks (tools/trace)
  *   recover_match.c  MPI: messages and collectives whose partner's events
  *                    did not reach the disk, to be left out
  *   recover_write.c  writing a location's events into the new trace: ids
@@ -74,6 +74,10 @@ typedef weft_status recover_event_fn(recover_state *st, size_t index, uint64_t p
                                      const weft_event *e, void *context);
 weft_status recover_read_location(recover_state *st, size_t index, recover_event_fn *fn,
                                   void *context);
+/* Makes *VALUES (room for *CAPACITY) hold at least COUNT, growing it;
+ * false when out of memory. For the copies of a ProgramBegin's arguments
+ * reading and writing make. */
+bool recover_reserve(uint64_t **values, uint32_t *capacity, uint32_t count);
 
 /* recover_match.c: for MPI traces (more than one process, or message or
  * collective events at all), a first pass over every location that decides

@@ -1,21 +1,24 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Reading a leftover event file through the shadow archive: every OTF2
- * record weft writes becomes the weft_event it was written from (the
- * reverse of recorder/otf2_events.c), so that the new trace gets exactly
- * the records the old files hold (the MPI-IO and one-sided ones in
- * recover_read_io_rma.c). Records of other kinds do not occur in weft's
- * files; should one occur, it is counted as dropped. */
+/* Reading a leftover event file through the shadow archive: the trace
+ * reader's OTF2 event callbacks (tools/trace/trace_events.c, weft's only
+ * ones) turn each record into a weft_trace_event, and to_weft_event makes
+ * that the weft_event it was written from (the reverse of
+ * recorder/otf2_events.c), so that the new trace gets exactly the records
+ * the old files hold. Records of a kind no callback reads are passed over;
+ * one OTF2 itself does not know (never in weft's files) is counted as
+ * dropped. */
 #include "recover.h"
-#include "recover_read.h"
 
 #include <otf2/otf2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace_reader.h"
 #include "weft/recorder.h"
 
 typedef struct reading {
+    weft_trace_delivery delivery; /* the event reader's user data: to deliver, with this */
     recover_state *st;
     size_t index;
     recover_event_fn *fn;
@@ -25,16 +28,6 @@ typedef struct reading {
     uint64_t *args;
     uint32_t args_capacity;
 } reading;
-
-OTF2_CallbackCode recover_deliver(void *user_data, uint64_t position, weft_event *e,
-                                  OTF2_TimeStamp time)
-{
-    reading *r = user_data;
-    e->time = time;
-    r->st->locations[r->index].events_read++;
-    r->status = r->fn(r->st, r->index, position, e, r->context);
-    return r->status == WEFT_OK ? OTF2_CALLBACK_SUCCESS : OTF2_CALLBACK_INTERRUPT;
-}
 
 static uint8_t paradigm_of(OTF2_Paradigm paradigm)
 {
@@ -48,7 +41,7 @@ static uint8_t paradigm_of(OTF2_Paradigm paradigm)
     return WEFT_PARADIGM_UNKNOWN;
 }
 
-uint8_t recover_collective_of(OTF2_CollectiveOp op)
+static uint8_t collective_of(OTF2_CollectiveOp op)
 {
 #define OP(name) OTF2_COLLECTIVE_OP_##name,
     static const OTF2_CollectiveOp known[] = {WEFT_COLLECTIVE_LIST(OP)};
@@ -60,265 +53,203 @@ uint8_t recover_collective_of(OTF2_CollectiveOp op)
     return WEFT_COLLECTIVE_BARRIER;
 }
 
-#define COMMON                                                                                     \
-    OTF2_LocationRef location, OTF2_TimeStamp time, uint64_t position, void *user_data,            \
-        OTF2_AttributeList *attributes
-#define UNUSED_COMMON (void)location, (void)attributes
+/* The weft_event kind of each record kind weft writes; 0 (WEFT_EVENT_NONE)
+ * for the others. */
+static const uint8_t kinds[] = {
+    [WEFT_TRACE_ENTER] = WEFT_EVENT_ENTER,
+    [WEFT_TRACE_LEAVE] = WEFT_EVENT_LEAVE,
+    [WEFT_TRACE_PROGRAM_BEGIN] = WEFT_EVENT_PROGRAM_BEGIN,
+    [WEFT_TRACE_PROGRAM_END] = WEFT_EVENT_PROGRAM_END,
+    [WEFT_TRACE_FORK] = WEFT_EVENT_THREAD_FORK,
+    [WEFT_TRACE_JOIN] = WEFT_EVENT_THREAD_JOIN,
+    [WEFT_TRACE_TEAM_BEGIN] = WEFT_EVENT_THREAD_TEAM_BEGIN,
+    [WEFT_TRACE_TEAM_END] = WEFT_EVENT_THREAD_TEAM_END,
+    [WEFT_TRACE_TASK_CREATE] = WEFT_EVENT_TASK_CREATE,
+    [WEFT_TRACE_TASK_SWITCH] = WEFT_EVENT_TASK_SWITCH,
+    [WEFT_TRACE_TASK_COMPLETE] = WEFT_EVENT_TASK_COMPLETE,
+    [WEFT_TRACE_LOCK_ACQUIRE] = WEFT_EVENT_LOCK_ACQUIRE,
+    [WEFT_TRACE_LOCK_RELEASE] = WEFT_EVENT_LOCK_RELEASE,
+    [WEFT_TRACE_SEND] = WEFT_EVENT_MPI_SEND,
+    [WEFT_TRACE_ISEND] = WEFT_EVENT_MPI_ISEND,
+    [WEFT_TRACE_RECV] = WEFT_EVENT_MPI_RECV,
+    [WEFT_TRACE_IRECV] = WEFT_EVENT_MPI_IRECV,
+    [WEFT_TRACE_IRECV_REQUEST] = WEFT_EVENT_MPI_IRECV_REQUEST,
+    [WEFT_TRACE_ISEND_COMPLETE] = WEFT_EVENT_MPI_ISEND_COMPLETE,
+    [WEFT_TRACE_REQUEST_TEST] = WEFT_EVENT_MPI_REQUEST_TEST,
+    [WEFT_TRACE_REQUEST_CANCELLED] = WEFT_EVENT_MPI_REQUEST_CANCELLED,
+    [WEFT_TRACE_COLLECTIVE_BEGIN] = WEFT_EVENT_MPI_COLLECTIVE_BEGIN,
+    [WEFT_TRACE_COLLECTIVE_END] = WEFT_EVENT_MPI_COLLECTIVE_END,
+    [WEFT_TRACE_METRIC] = WEFT_EVENT_METRIC,
+    [WEFT_TRACE_MEASUREMENT_ON_OFF] = WEFT_EVENT_MEASUREMENT_ON_OFF,
+    [WEFT_TRACE_BUFFER_FLUSH] = WEFT_EVENT_BUFFER_FLUSH,
+    [WEFT_TRACE_PARAMETER] = WEFT_EVENT_PARAMETER,
+    [WEFT_TRACE_IO_CREATE_HANDLE] = WEFT_EVENT_IO_CREATE_HANDLE,
+    [WEFT_TRACE_IO_DESTROY_HANDLE] = WEFT_EVENT_IO_DESTROY_HANDLE,
+    [WEFT_TRACE_IO_BEGIN] = WEFT_EVENT_IO_OPERATION_BEGIN,
+    [WEFT_TRACE_IO_ISSUED] = WEFT_EVENT_IO_OPERATION_ISSUED,
+    [WEFT_TRACE_IO_COMPLETE] = WEFT_EVENT_IO_OPERATION_COMPLETE,
+    [WEFT_TRACE_IO_SEEK] = WEFT_EVENT_IO_SEEK,
+    [WEFT_TRACE_RMA_WIN_CREATE] = WEFT_EVENT_RMA_WIN_CREATE,
+    [WEFT_TRACE_RMA_WIN_DESTROY] = WEFT_EVENT_RMA_WIN_DESTROY,
+    [WEFT_TRACE_RMA_COLLECTIVE_BEGIN] = WEFT_EVENT_RMA_COLLECTIVE_BEGIN,
+    [WEFT_TRACE_RMA_COLLECTIVE_END] = WEFT_EVENT_RMA_COLLECTIVE_END,
+    [WEFT_TRACE_RMA_GROUP_SYNC] = WEFT_EVENT_RMA_GROUP_SYNC,
+    [WEFT_TRACE_RMA_REQUEST_LOCK] = WEFT_EVENT_RMA_REQUEST_LOCK,
+    [WEFT_TRACE_RMA_ACQUIRE_LOCK] = WEFT_EVENT_RMA_ACQUIRE_LOCK,
+    [WEFT_TRACE_RMA_RELEASE_LOCK] = WEFT_EVENT_RMA_RELEASE_LOCK,
+    [WEFT_TRACE_RMA_SYNC] = WEFT_EVENT_RMA_SYNC,
+    [WEFT_TRACE_RMA_PUT] = WEFT_EVENT_RMA_PUT,
+    [WEFT_TRACE_RMA_GET] = WEFT_EVENT_RMA_GET,
+    [WEFT_TRACE_RMA_ATOMIC] = WEFT_EVENT_RMA_ATOMIC,
+    [WEFT_TRACE_RMA_OP_COMPLETE] = WEFT_EVENT_RMA_OP_COMPLETE_BLOCKING, /* only blocking */
+};
 
-static OTF2_CallbackCode on_enter(COMMON, OTF2_RegionRef region)
+/* A task creation's dependences: weft's attribute, WEFT_INVALID_ID without. */
+static uint32_t dependences(const OTF2_AttributeList *attributes)
 {
-    UNUSED_COMMON;
-    weft_event e = {.kind = WEFT_EVENT_ENTER, .ref = region};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode on_leave(COMMON, OTF2_RegionRef region)
-{
-    UNUSED_COMMON;
-    weft_event e = {.kind = WEFT_EVENT_LEAVE, .ref = region};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode on_program_begin(COMMON, OTF2_StringRef name, uint32_t argc,
-                                          const OTF2_StringRef *args)
-{
-    UNUSED_COMMON;
-    reading *r = user_data;
-    if (argc > r->args_capacity) {
-        uint64_t *grown = realloc(r->args, argc * sizeof(*grown));
-        if (!grown) {
-            r->status = WEFT_ERR_NO_MEMORY;
-            return OTF2_CALLBACK_INTERRUPT;
-        }
-        r->args = grown;
-        r->args_capacity = argc;
-    }
-    for (uint32_t i = 0; i < argc; i++)
-        r->args[i] = args[i];
-    weft_event e = {
-        .kind = WEFT_EVENT_PROGRAM_BEGIN, .ref = name, .value_count = argc, .values = r->args};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode on_program_end(COMMON, int64_t status)
-{
-    UNUSED_COMMON;
-    weft_event e = {.kind = WEFT_EVENT_PROGRAM_END, .bytes = (uint64_t)status};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode on_fork(COMMON, OTF2_Paradigm paradigm, uint32_t threads)
-{
-    UNUSED_COMMON;
-    weft_event e = {.kind = WEFT_EVENT_THREAD_FORK, .small = paradigm_of(paradigm), .ref = threads};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode on_join(COMMON, OTF2_Paradigm paradigm)
-{
-    UNUSED_COMMON;
-    weft_event e = {.kind = WEFT_EVENT_THREAD_JOIN, .small = paradigm_of(paradigm)};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode on_team_begin(COMMON, OTF2_CommRef team)
-{
-    UNUSED_COMMON;
-    weft_event e = {.kind = WEFT_EVENT_THREAD_TEAM_BEGIN, .ref = team};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode on_team_end(COMMON, OTF2_CommRef team)
-{
-    UNUSED_COMMON;
-    weft_event e = {.kind = WEFT_EVENT_THREAD_TEAM_END, .ref = team};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode task(uint8_t kind, void *user_data, uint64_t position, OTF2_TimeStamp time,
-                              OTF2_CommRef team, uint32_t thread, uint32_t generation,
-                              uint32_t dependences)
-{
-    weft_event e = {
-        .kind = kind, .ref = team, .a = thread, .b = generation, .attribute_string = dependences};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode on_task_create(COMMON, OTF2_CommRef team, uint32_t thread,
-                                        uint32_t generation)
-{
-    (void)location;
-    OTF2_StringRef dependences = WEFT_INVALID_ID;
+    OTF2_StringRef string = WEFT_INVALID_ID;
     if (attributes &&
         OTF2_AttributeList_GetStringRef(attributes, WEFT_ATTRIBUTE_OPENMP_TASK_DEPENDENCES,
-                                        &dependences) != OTF2_SUCCESS)
-        dependences = WEFT_INVALID_ID;
-    return task(WEFT_EVENT_TASK_CREATE, user_data, position, time, team, thread, generation,
-                dependences);
+                                        &string) != OTF2_SUCCESS)
+        string = WEFT_INVALID_ID;
+    return string;
 }
 
-static OTF2_CallbackCode on_task_switch(COMMON, OTF2_CommRef team, uint32_t thread,
-                                        uint32_t generation)
+bool recover_reserve(uint64_t **values, uint32_t *capacity, uint32_t count)
 {
-    UNUSED_COMMON;
-    return task(WEFT_EVENT_TASK_SWITCH, user_data, position, time, team, thread, generation,
-                WEFT_INVALID_ID);
+    if (count <= *capacity)
+        return true;
+    uint64_t *grown = realloc(*values, count * sizeof(*grown));
+    if (!grown)
+        return false;
+    *values = grown;
+    *capacity = count;
+    return true;
 }
 
-static OTF2_CallbackCode on_task_complete(COMMON, OTF2_CommRef team, uint32_t thread,
-                                          uint32_t generation)
+/* The weft_event T was written from, in *E (fields as weft/event.h; where
+ * both name a field alike it is copied, the rest per kind). WEFT_ERR_NOT_FOUND
+ * for a record weft does not write: such records are passed over uncounted,
+ * as OTF2 passes over a record no callback is registered for. */
+static weft_status to_weft_event(reading *r, const weft_trace_event *t, weft_event *e)
 {
-    UNUSED_COMMON;
-    return task(WEFT_EVENT_TASK_COMPLETE, user_data, position, time, team, thread, generation,
-                WEFT_INVALID_ID);
+    uint8_t kind = (size_t)t->kind < sizeof(kinds) ? kinds[t->kind] : WEFT_EVENT_NONE;
+    if (kind == WEFT_EVENT_NONE ||
+        (t->kind == WEFT_TRACE_RMA_OP_COMPLETE && t->op != WEFT_TRACE_RMA_COMPLETE_BLOCKING))
+        return WEFT_ERR_NOT_FOUND;
+    *e = (weft_event){.kind = kind,
+                      .time = t->time,
+                      .ref = (uint32_t)t->ref,
+                      .small = t->op,
+                      .bytes = t->bytes,
+                      .bytes_received = t->received,
+                      .request = t->request};
+    switch (t->kind) {
+    case WEFT_TRACE_PROGRAM_BEGIN: /* its argument strings, widened */
+        if (!recover_reserve(&r->args, &r->args_capacity, t->argc))
+            return WEFT_ERR_NO_MEMORY;
+        for (uint32_t i = 0; i < t->argc; i++)
+            r->args[i] = t->args[i];
+        e->value_count = t->argc;
+        e->values = r->args;
+        break;
+    case WEFT_TRACE_PROGRAM_END:
+    case WEFT_TRACE_PARAMETER:
+        e->bytes = (uint64_t)t->value;
+        break;
+    case WEFT_TRACE_FORK:
+        e->small = paradigm_of(t->paradigm);
+        e->ref = t->number; /* the requested team size */
+        break;
+    case WEFT_TRACE_TASK_CREATE:
+    case WEFT_TRACE_TASK_SWITCH:
+    case WEFT_TRACE_TASK_COMPLETE:
+        e->a = t->number;
+        e->b = t->generation;
+        e->attribute_string =
+            t->kind == WEFT_TRACE_TASK_CREATE ? dependences(t->attributes) : WEFT_INVALID_ID;
+        break;
+    case WEFT_TRACE_JOIN:
+    case WEFT_TRACE_LOCK_ACQUIRE:
+    case WEFT_TRACE_LOCK_RELEASE:
+        e->small = paradigm_of(t->paradigm);
+        e->a = t->number; /* a lock's acquisition order; a join: none (0) */
+        break;
+    case WEFT_TRACE_SEND:
+    case WEFT_TRACE_ISEND:
+    case WEFT_TRACE_RECV:
+    case WEFT_TRACE_IRECV:
+        e->a = t->peer;
+        e->b = t->tag;
+        break;
+    case WEFT_TRACE_COLLECTIVE_END:
+    case WEFT_TRACE_RMA_COLLECTIVE_END:
+        e->small = collective_of(t->op);
+        e->a = t->root;
+        e->b = t->number; /* RMA: the sync level; MPI: none (0) */
+        break;
+    case WEFT_TRACE_METRIC: {
+        uint32_t n = t->number < WEFT_METRIC_MAX_MEMBERS ? t->number : WEFT_METRIC_MAX_MEMBERS;
+        for (uint32_t i = 0; i < n; i++)
+            r->values[i] = t->values[i].unsigned_int; /* weft writes unsigned 64-bit values only */
+        e->value_count = n;
+        e->values = r->values;
+        break;
+    }
+    case WEFT_TRACE_MEASUREMENT_ON_OFF:
+        e->small = t->op == OTF2_MEASUREMENT_ON;
+        break;
+    case WEFT_TRACE_IO_CREATE_HANDLE:
+        e->a = t->number;
+        e->b = t->status_flags;
+        break;
+    case WEFT_TRACE_IO_BEGIN:
+    case WEFT_TRACE_RMA_GROUP_SYNC:
+        e->a = t->number; /* operation flags; the group */
+        break;
+    case WEFT_TRACE_IO_SEEK:
+        e->bytes = (uint64_t)t->value;
+        e->bytes_received = t->bytes;
+        break;
+    case WEFT_TRACE_RMA_REQUEST_LOCK:
+    case WEFT_TRACE_RMA_ACQUIRE_LOCK:
+    case WEFT_TRACE_RMA_RELEASE_LOCK:
+    case WEFT_TRACE_RMA_SYNC:
+    case WEFT_TRACE_RMA_PUT:
+    case WEFT_TRACE_RMA_GET:
+    case WEFT_TRACE_RMA_ATOMIC:
+        e->a = t->peer;
+        break;
+    default:
+        break;
+    }
+    return WEFT_OK;
 }
 
-static OTF2_CallbackCode on_acquire(COMMON, OTF2_Paradigm paradigm, uint32_t lock, uint32_t order)
+/* The trace reader's callbacks hand every record here. */
+static OTF2_CallbackCode deliver(const weft_trace_event *t, void *context)
 {
-    UNUSED_COMMON;
-    weft_event e = {
-        .kind = WEFT_EVENT_LOCK_ACQUIRE, .small = paradigm_of(paradigm), .ref = lock, .a = order};
-    return recover_deliver(user_data, position, &e, time);
+    reading *r = context;
+    weft_event e;
+    weft_status status = to_weft_event(r, t, &e);
+    if (status == WEFT_ERR_NOT_FOUND)
+        return OTF2_CALLBACK_SUCCESS;
+    if (status == WEFT_OK) {
+        r->st->locations[r->index].events_read++;
+        status = r->fn(r->st, r->index, t->position, &e, r->context);
+    }
+    r->status = status;
+    return status == WEFT_OK ? OTF2_CALLBACK_SUCCESS : OTF2_CALLBACK_INTERRUPT;
 }
 
-static OTF2_CallbackCode on_release(COMMON, OTF2_Paradigm paradigm, uint32_t lock, uint32_t order)
+/* A record OTF2 does not know. */
+static OTF2_CallbackCode on_unknown(OTF2_LocationRef location, OTF2_TimeStamp time,
+                                    uint64_t position, void *user_data,
+                                    OTF2_AttributeList *attributes)
 {
-    UNUSED_COMMON;
-    weft_event e = {
-        .kind = WEFT_EVENT_LOCK_RELEASE, .small = paradigm_of(paradigm), .ref = lock, .a = order};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode message(uint8_t kind, void *user_data, uint64_t position,
-                                 OTF2_TimeStamp time, uint32_t peer, OTF2_CommRef comm,
-                                 uint32_t tag, uint64_t bytes, uint64_t request)
-{
-    weft_event e = {
-        .kind = kind, .a = peer, .ref = comm, .b = tag, .bytes = bytes, .request = request};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode on_send(COMMON, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
-                                 uint64_t bytes)
-{
-    UNUSED_COMMON;
-    return message(WEFT_EVENT_MPI_SEND, user_data, position, time, peer, comm, tag, bytes, 0);
-}
-
-static OTF2_CallbackCode on_recv(COMMON, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
-                                 uint64_t bytes)
-{
-    UNUSED_COMMON;
-    return message(WEFT_EVENT_MPI_RECV, user_data, position, time, peer, comm, tag, bytes, 0);
-}
-
-static OTF2_CallbackCode on_isend(COMMON, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
-                                  uint64_t bytes, uint64_t request)
-{
-    UNUSED_COMMON;
-    return message(WEFT_EVENT_MPI_ISEND, user_data, position, time, peer, comm, tag, bytes,
-                   request);
-}
-
-static OTF2_CallbackCode on_irecv(COMMON, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
-                                  uint64_t bytes, uint64_t request)
-{
-    UNUSED_COMMON;
-    return message(WEFT_EVENT_MPI_IRECV, user_data, position, time, peer, comm, tag, bytes,
-                   request);
-}
-
-static OTF2_CallbackCode request(uint8_t kind, void *user_data, uint64_t position,
-                                 OTF2_TimeStamp time, uint64_t id)
-{
-    weft_event e = {.kind = kind, .request = id};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode on_isend_complete(COMMON, uint64_t id)
-{
-    UNUSED_COMMON;
-    return request(WEFT_EVENT_MPI_ISEND_COMPLETE, user_data, position, time, id);
-}
-
-static OTF2_CallbackCode on_irecv_request(COMMON, uint64_t id)
-{
-    UNUSED_COMMON;
-    return request(WEFT_EVENT_MPI_IRECV_REQUEST, user_data, position, time, id);
-}
-
-static OTF2_CallbackCode on_request_test(COMMON, uint64_t id)
-{
-    UNUSED_COMMON;
-    return request(WEFT_EVENT_MPI_REQUEST_TEST, user_data, position, time, id);
-}
-
-static OTF2_CallbackCode on_request_cancelled(COMMON, uint64_t id)
-{
-    UNUSED_COMMON;
-    return request(WEFT_EVENT_MPI_REQUEST_CANCELLED, user_data, position, time, id);
-}
-
-static OTF2_CallbackCode on_collective_begin(COMMON)
-{
-    UNUSED_COMMON;
-    weft_event e = {.kind = WEFT_EVENT_MPI_COLLECTIVE_BEGIN};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode on_collective_end(COMMON, OTF2_CollectiveOp op, OTF2_CommRef comm,
-                                           uint32_t root, uint64_t sent, uint64_t received)
-{
-    UNUSED_COMMON;
-    weft_event e = {.kind = WEFT_EVENT_MPI_COLLECTIVE_END,
-                    .small = recover_collective_of(op),
-                    .ref = comm,
-                    .a = root,
-                    .bytes = sent,
-                    .bytes_received = received};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode on_metric(COMMON, OTF2_MetricRef metric, uint8_t count,
-                                   const OTF2_Type *types, const OTF2_MetricValue *values)
-{
-    UNUSED_COMMON;
-    (void)types; /* weft writes unsigned 64-bit values only */
-    reading *r = user_data;
-    uint32_t n = count < WEFT_METRIC_MAX_MEMBERS ? count : WEFT_METRIC_MAX_MEMBERS;
-    for (uint32_t i = 0; i < n; i++)
-        r->values[i] = values[i].unsigned_int;
-    weft_event e = {
-        .kind = WEFT_EVENT_METRIC, .ref = metric, .value_count = n, .values = r->values};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode on_on_off(COMMON, OTF2_MeasurementMode mode)
-{
-    UNUSED_COMMON;
-    weft_event e = {.kind = WEFT_EVENT_MEASUREMENT_ON_OFF, .small = mode == OTF2_MEASUREMENT_ON};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode on_flush(COMMON, OTF2_TimeStamp stop)
-{
-    UNUSED_COMMON;
-    weft_event e = {.kind = WEFT_EVENT_BUFFER_FLUSH, .bytes = stop};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode on_parameter(COMMON, OTF2_ParameterRef parameter, int64_t value)
-{
-    UNUSED_COMMON;
-    weft_event e = {.kind = WEFT_EVENT_PARAMETER, .ref = parameter, .bytes = (uint64_t)value};
-    return recover_deliver(user_data, position, &e, time);
-}
-
-static OTF2_CallbackCode on_unknown(COMMON)
-{
-    UNUSED_COMMON;
-    (void)time, (void)position;
-    reading *r = user_data;
+    (void)location, (void)time, (void)position, (void)attributes;
+    const weft_trace_delivery *d = user_data;
+    reading *r = d->context;
     r->st->locations[r->index].events_read++;
     r->st->locations[r->index].events_dropped++;
     return OTF2_CALLBACK_SUCCESS;
@@ -326,41 +257,8 @@ static OTF2_CallbackCode on_unknown(COMMON)
 
 static bool set_callbacks(OTF2_EvtReaderCallbacks *cb)
 {
-    OTF2_ErrorCode codes[] = {
-        OTF2_EvtReaderCallbacks_SetUnknownCallback(cb, on_unknown),
-        OTF2_EvtReaderCallbacks_SetEnterCallback(cb, on_enter),
-        OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, on_leave),
-        OTF2_EvtReaderCallbacks_SetProgramBeginCallback(cb, on_program_begin),
-        OTF2_EvtReaderCallbacks_SetProgramEndCallback(cb, on_program_end),
-        OTF2_EvtReaderCallbacks_SetThreadForkCallback(cb, on_fork),
-        OTF2_EvtReaderCallbacks_SetThreadJoinCallback(cb, on_join),
-        OTF2_EvtReaderCallbacks_SetThreadTeamBeginCallback(cb, on_team_begin),
-        OTF2_EvtReaderCallbacks_SetThreadTeamEndCallback(cb, on_team_end),
-        OTF2_EvtReaderCallbacks_SetThreadTaskCreateCallback(cb, on_task_create),
-        OTF2_EvtReaderCallbacks_SetThreadTaskSwitchCallback(cb, on_task_switch),
-        OTF2_EvtReaderCallbacks_SetThreadTaskCompleteCallback(cb, on_task_complete),
-        OTF2_EvtReaderCallbacks_SetThreadAcquireLockCallback(cb, on_acquire),
-        OTF2_EvtReaderCallbacks_SetThreadReleaseLockCallback(cb, on_release),
-        OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, on_send),
-        OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, on_recv),
-        OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, on_isend),
-        OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, on_irecv),
-        OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, on_isend_complete),
-        OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, on_irecv_request),
-        OTF2_EvtReaderCallbacks_SetMpiRequestTestCallback(cb, on_request_test),
-        OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, on_request_cancelled),
-        OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, on_collective_begin),
-        OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, on_collective_end),
-        OTF2_EvtReaderCallbacks_SetMetricCallback(cb, on_metric),
-        OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cb, on_on_off),
-        OTF2_EvtReaderCallbacks_SetBufferFlushCallback(cb, on_flush),
-        OTF2_EvtReaderCallbacks_SetParameterIntCallback(cb, on_parameter),
-    };
-    for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
-        if (codes[i] != OTF2_SUCCESS)
-            return false;
-    }
-    return recover_set_io_rma_callbacks(cb);
+    return weft__trace_set_event_callbacks(cb) == OTF2_SUCCESS &&
+           OTF2_EvtReaderCallbacks_SetUnknownCallback(cb, on_unknown) == OTF2_SUCCESS;
 }
 
 /* OTF2 reports what it cannot read through its error callback; recover
@@ -383,6 +281,7 @@ weft_status recover_read_location(recover_state *st, size_t index, recover_event
     snprintf(anchor, sizeof(anchor), "%s/traces.otf2", st->shadow);
     OTF2_ErrorCallback previous = OTF2_Error_RegisterCallback(quiet, NULL);
     reading r = {.st = st, .index = index, .fn = fn, .context = context, .status = WEFT_OK};
+    r.delivery = (weft_trace_delivery){deliver, &r};
     OTF2_Reader *reader = OTF2_Reader_Open(anchor);
     OTF2_EvtReaderCallbacks *cb = OTF2_EvtReaderCallbacks_New();
     bool good = reader && cb && set_callbacks(cb) &&
@@ -390,8 +289,8 @@ weft_status recover_read_location(recover_state *st, size_t index, recover_event
                 OTF2_Reader_SelectLocation(reader, loc->otf2_id) == OTF2_SUCCESS &&
                 OTF2_Reader_OpenEvtFiles(reader) == OTF2_SUCCESS;
     OTF2_EvtReader *events = good ? OTF2_Reader_GetEvtReader(reader, loc->otf2_id) : NULL;
-    good =
-        good && events && OTF2_Reader_RegisterEvtCallbacks(reader, events, cb, &r) == OTF2_SUCCESS;
+    good = good && events &&
+           OTF2_Reader_RegisterEvtCallbacks(reader, events, cb, &r.delivery) == OTF2_SUCCESS;
     if (good) {
         uint64_t count = 0;
         OTF2_ErrorCode code =

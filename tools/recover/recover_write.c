@@ -142,13 +142,8 @@ static weft_status to_global(const recover_state *st, size_t part, weft_event *e
         break;
     case WEFT_EVENT_PROGRAM_BEGIN:
         e->ref = map(m->strings, m->string_count, e->ref);
-        if (e->value_count > c->args_capacity) {
-            uint64_t *grown = realloc(c->args, e->value_count * sizeof(*grown));
-            if (!grown)
-                return WEFT_ERR_NO_MEMORY;
-            c->args = grown;
-            c->args_capacity = e->value_count;
-        }
+        if (!recover_reserve(&c->args, &c->args_capacity, e->value_count))
+            return WEFT_ERR_NO_MEMORY;
         for (uint32_t i = 0; i < e->value_count; i++)
             c->args[i] = map(m->strings, m->string_count, (uint32_t)e->values[i]);
         e->values = c->args;
