@@ -68,6 +68,13 @@ void weft__ompt_set_runtime_address(const void *address_in_runtime);
  * failed (reported once). */
 weft_region weft__ompt_region(const void *codeptr, ompt_construct c, const void *fallback);
 
+/* The program's call site of the runtime call that reports a construct,
+ * found on the stack, for callbacks whose codeptr_ra the runtime lost
+ * (ompt_callsite.c); NULL when there is none. _init once, at tool start,
+ * with an address inside the runtime. */
+void weft__ompt_callsite_init(const void *address_in_runtime);
+const void *weft__ompt_callsite(void);
+
 /* The OpenMP lock routines, named like the POMP2 adapter's wrapper regions
  * ("omp_set_lock", file "OMP"). */
 typedef enum ompt_lock_routine {

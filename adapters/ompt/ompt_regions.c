@@ -200,8 +200,19 @@ static uint32_t lookup(const void *codeptr, ompt_construct c)
     return region;
 }
 
+/* Constructs reported from the program's own call into the runtime, whose
+ * codeptr_ra is never NULL unless the runtime lost it (ompt_callsite.c).
+ * Not: implicit barriers (the workers' come without an address, from the
+ * runtime's own code) and task execution (from any scheduling point). */
+static bool called_by_program(ompt_construct c)
+{
+    return c != OC_IMPLICIT_BARRIER && c != OC_TASK && c != OC_TASK_UNTIED;
+}
+
 weft_region weft__ompt_region(const void *codeptr, ompt_construct c, const void *fallback)
 {
+    if (!codeptr && called_by_program(c))
+        codeptr = weft__ompt_callsite();
     uint32_t region = codeptr ? lookup(codeptr, c) : RUNTIME_MARKER;
     if (region == RUNTIME_MARKER)
         region = fallback && fallback != codeptr ? lookup(fallback, c) : lookup(NULL, c);

@@ -101,6 +101,7 @@ static int initialize(ompt_function_lookup_t lookup, int initial_device_num, omp
     /* lookup is a function of the runtime: code addresses inside its object
      * are the runtime's, not the program's constructs. */
     weft__ompt_set_runtime_address((const void *)(uintptr_t)lookup);
+    weft__ompt_callsite_init((const void *)(uintptr_t)lookup);
 
     /* Each handler is converted to its callback's own type without a cast
      * (a compound literal), so a handler whose signature differs from the
