@@ -1,4 +1,3 @@
-/* SPDX-License-Identifier: BSD-3-Clause */
 /* Checks the trace of critical_barrier.c: every explicit barrier visit is
  * in the one region of the barrier's line, ITERATIONS per thread, and no
  * other barrier region exists (a lost codeptr_ra used to name some visits
@@ -57,3 +56,4 @@ int main(int argc, char **argv)
     trace_free(t);
     return failures ? 1 : 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */
