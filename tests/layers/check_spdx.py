@@ -7,10 +7,11 @@ every file whose kind has comments: C, C++ and Fortran sources and headers,
 CMake files, shell, Python and JavaScript, CSS and HTML. Data is left out
 (test fixtures, expected outputs, lock files, the page's built bundle).
 
-Where the line goes: at the top (after a `#!` line or `<!DOCTYPE>`),
-except in the compiled sources of tests/, examples/ and bench/, where it is
-the last line: tests assert the source lines of regions in those files, and
-a line added at the top would move them all.
+The check accepts the line among a file's first or last three lines. Where
+--add puts it: at the top (after a `#!` line or `<!DOCTYPE>`), except in
+the compiled sources of tests/, examples/ and bench/, where it is the last
+line: tests assert the source lines of regions in those files, and a line
+added at the top would move them all.
 
     check_spdx.py SOURCE_DIR [--add]
 """
@@ -28,7 +29,7 @@ COMPILED = (".c", ".h", ".cpp", ".inc", ".f90", ".F90", ".f", ".F")
 AT_END_DIRS = ("tests/", "examples/", "bench/")
 SKIP_PARTS = ("node_modules", "/dist/", "package-lock.json", "/fixtures/", "forbidden/",
               "ctc_inputs/", ".expected")
-LOOKED_AT = 3  # lines at the top (or the end) that must hold the tag
+LOOKED_AT = 3  # lines at the top or the end, one of which must hold the tag
 
 
 def style_of(root, rel):
@@ -93,17 +94,15 @@ def main():
             text = f.read()
         checked += 1
         lines = text.rstrip("\n").split("\n")
-        looked = lines[-LOOKED_AT:] if at_end(rel) else lines[:LOOKED_AT]
-        if any(TAG in l for l in looked):
+        if any(TAG in l for l in lines[:LOOKED_AT] + lines[-LOOKED_AT:]):
             continue
         if not add:
             missing.append(rel)
             continue
         with open(path, "w", encoding="utf-8") as f:
             f.write(add_tag(rel, text, style.format(TAG) + "\n"))
-    where = "in its last lines (tests, examples, bench) or its first"
     for rel in missing:
-        print(f"check_spdx: {rel}: no '{TAG}' line {where}")
+        print(f"check_spdx: {rel}: no '{TAG}' line in its first or last {LOOKED_AT} lines")
     if missing:
         print(f"check_spdx: {len(missing)} of {checked} files without a licence line"
               " (tests/layers/check_spdx.py SOURCE_DIR --add writes them)")
