@@ -28,7 +28,7 @@ static const command commands[] = {
     {"compile", "wrap a compiler: instrument OpenMP with OPARI2, link libweft", weft__cli_compile},
     {"convert", "convert a legacy trace (EPILOG, EPIK archive, OTF version 1) into OTF2", weft__cli_convert},
     {"info",    "show the version, what was built in, and every WEFT_* variable", weft__cli_info},
-    {"recover", "make a sound trace of what a run that could not finish left on disk",
+    {"recover", "make a trace of what a run that could not finish left on disk",
                 weft__cli_recover},
     {"run",     "trace an unmodified program: preload weft's libraries, then run it",
                 weft__cli_run},

@@ -26,7 +26,7 @@ static void print_help(void)
 {
     printf("usage: weft recover DIR [--keep-leftovers]\n"
            "\n"
-           "Makes a sound trace of what a recording that could not finish left in its\n"
+           "Makes a consistent trace of what a recording that could not finish left in its\n"
            "experiment directory DIR: a process killed with SIGKILL or by the kernel's\n"
            "out-of-memory killer, a node that failed, an MPI job whose ranks ended by a\n"
            "signal, MPI_Abort or without MPI_Finalize. Everything that reached the disk\n"
@@ -35,7 +35,8 @@ static void print_help(void)
            "Messages and collectives whose partner's events did not reach the disk are\n"
            "left out. The trace is written into DIR (traces.otf2, traces.def, traces/),\n"
            "and a report on stdout says, per process, how it ended and what was kept and\n"
-           "lost.\n"
+           "lost. A trace that lost events says so in its locations' properties, and\n"
+           "'weft check' calls it \"recovered with losses\", not sound.\n"
            "\n"
            "Options:\n"
            "  --keep-leftovers  keep what the recording left in DIR/leftovers/ (by default\n"
