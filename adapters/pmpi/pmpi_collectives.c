@@ -87,7 +87,7 @@ static bool ended_early(int ret, weft_collective_op op, weft_comm coll, int root
 
 weft_comm weft__pmpi_collective_begin(MPI_Comm comm)
 {
-    weft_comm coll = weft__pmpi_comm_of(comm);
+    weft_comm coll = weft__pmpi_message_comm(comm);
     if (coll.id != WEFT_INVALID_ID)
         weft_mpi_collective_begin();
     return coll;

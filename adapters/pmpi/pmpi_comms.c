@@ -15,6 +15,13 @@
  *     a hash of its members' world ranks, taken when it is first seen.
  * Members are world ranks by rank in the communicator; an intercommunicator
  * has its REMOTE group as members: the ranks its point-to-point calls name.
+ * Its messages and collectives are not recorded as such (regions only,
+ * weft__pmpi_message_comm): each side names the transfer through its own
+ * view, two communicators in the trace, so no reader could match them, and
+ * an unmatched message makes a trace unsound (Scalasca's replay needs every
+ * message's partner). Processes made by MPI_Comm_spawn are not even in the
+ * job's trace, so an intracommunicator that holds some of them (merged
+ * from a spawn's intercommunicator) is recorded the same way.
  *
  * Events find a communicator in a table keyed by the handle's bits. Readers
  * take no lock: open addressing, slots published with release stores, and
@@ -39,6 +46,7 @@ static const char comm_name[] = "MPI Communicator";
 typedef struct comm_slot {
     _Atomic uint64_t handle; /* the handle's bits; 0: free. Set once (release) */
     _Atomic uint32_t comm;   /* weft comm id; WEFT_INVALID_ID after Comm_free */
+    _Atomic bool inter;      /* no message records: see messages_recordable() */
     uint32_t creations;      /* communicators made from this one (table_mutex) */
     uint64_t key;            /* its key (table_mutex) */
 } comm_slot;
@@ -102,7 +110,7 @@ static comm_slot *find(comm_table *t, uint64_t bits)
 /* A free slot for bits in t, filled and published. Under table_mutex; t
  * has room (grow() keeps it at most half full). */
 static comm_slot *claim(comm_table *t, uint64_t bits, uint32_t comm, uint64_t key,
-                        uint32_t creations)
+                        uint32_t creations, bool inter)
 {
     uint32_t i = (uint32_t)mix(bits) & t->mask;
     while (atomic_load_explicit(&t->slots[i].handle, memory_order_relaxed) != 0)
@@ -110,8 +118,9 @@ static comm_slot *claim(comm_table *t, uint64_t bits, uint32_t comm, uint64_t ke
     comm_slot *s = &t->slots[i];
     s->key = key;
     s->creations = creations;
+    atomic_store_explicit(&s->inter, inter, memory_order_relaxed);
     atomic_store_explicit(&s->comm, comm, memory_order_relaxed);
-    /* Release: publishes comm (and, for writers, key) with the handle
+    /* Release: publishes comm and inter (and, for writers, key) with the handle
      * (pairs with the acquire in find()). */
     atomic_store_explicit(&s->handle, bits, memory_order_release);
     t->used++;
@@ -144,7 +153,8 @@ static comm_table *room_for_one(void)
         uint64_t bits = atomic_load_explicit(&s->handle, memory_order_relaxed);
         uint32_t comm = atomic_load_explicit(&s->comm, memory_order_relaxed);
         if (bits != 0 && comm != WEFT_INVALID_ID)
-            claim(t, bits, comm, s->key, s->creations);
+            claim(t, bits, comm, s->key, s->creations,
+                  atomic_load_explicit(&s->inter, memory_order_relaxed));
     }
     /* Release: the copied slots are complete before a reader finds the
      * table (pairs with the acquire loads of `table`). */
@@ -154,19 +164,23 @@ static comm_table *room_for_one(void)
 
 /* Points the handle at comm (a new slot, or a reused handle's old one).
  * Under table_mutex. False when out of memory. */
+static bool messages_recordable(MPI_Comm handle);
+
 static bool put(MPI_Comm handle, weft_comm comm, uint64_t key)
 {
     uint64_t bits = bits_of(handle);
+    int inter = !messages_recordable(handle);
     comm_table *t = atomic_load_explicit(&table, memory_order_relaxed);
     comm_slot *s = t ? find(t, bits) : NULL;
     if (s) {
         s->key = key;
         s->creations = 0;
+        atomic_store_explicit(&s->inter, inter != 0, memory_order_relaxed);
         atomic_store_explicit(&s->comm, comm.id, memory_order_relaxed);
         return true;
     }
     t = room_for_one();
-    return t && claim(t, bits, comm.id, key, 0);
+    return t && claim(t, bits, comm.id, key, 0, inter != 0);
 }
 
 static void report_once(const char *what)
@@ -232,6 +246,29 @@ fail:
     if (world != MPI_GROUP_NULL)
         PMPI_Group_free(&world);
     return NULL;
+}
+
+/* False for an intercommunicator and for a communicator with processes
+ * outside MPI_COMM_WORLD (merged with spawned ones, say): their messages
+ * and collectives are recorded as regions only (see the top). */
+static bool messages_recordable(MPI_Comm handle)
+{
+    int inter = 0;
+    if (handle == MPI_COMM_WORLD || handle == MPI_COMM_SELF)
+        return true;
+    if (PMPI_Comm_test_inter(handle, &inter) != MPI_SUCCESS || inter)
+        return false;
+    MPI_Group group = MPI_GROUP_NULL;
+    if (PMPI_Comm_group(handle, &group) != MPI_SUCCESS)
+        return false;
+    uint32_t count = 0;
+    uint32_t *members = group_world_ranks(group, &count);
+    PMPI_Group_free(&group);
+    bool inside = members != NULL;
+    for (uint32_t i = 0; inside && i < count; i++)
+        inside = members[i] != WEFT_INVALID_ID;
+    free(members);
+    return inside;
 }
 
 /* The world ranks of comm's members by rank (of its remote group's for an
@@ -305,6 +342,16 @@ weft_comm weft__pmpi_comm_of_group(MPI_Group group)
     weft_comm c = define_members(members, count, &key);
     free(members);
     return c;
+}
+
+weft_comm weft__pmpi_message_comm_lookup(MPI_Comm comm)
+{
+    weft_comm c = weft__pmpi_comm_lookup(comm);
+    if (c.id == WEFT_INVALID_ID)
+        return c;
+    comm_table *t = atomic_load_explicit(&table, memory_order_acquire);
+    comm_slot *s = t ? find(t, bits_of(comm)) : NULL;
+    return s && atomic_load_explicit(&s->inter, memory_order_relaxed) ? WEFT_COMM_INVALID : c;
 }
 
 weft_comm weft__pmpi_comm_lookup(MPI_Comm comm)

@@ -99,6 +99,18 @@ static inline weft_comm weft__pmpi_comm_of(MPI_Comm comm)
     return weft__pmpi_comm_lookup(comm);
 }
 
+/* The communicator for a message or collective record on comm: as
+ * weft__pmpi_comm_of, but WEFT_COMM_INVALID for an intercommunicator, whose
+ * messages and collectives are recorded as their regions only
+ * (pmpi_comms.c says why). */
+weft_comm weft__pmpi_message_comm_lookup(MPI_Comm comm);
+static inline weft_comm weft__pmpi_message_comm(MPI_Comm comm)
+{
+    if (WEFT_LIKELY(comm == MPI_COMM_WORLD))
+        return (weft_comm){atomic_load_explicit(&weft__pmpi_world_comm, memory_order_acquire)};
+    return weft__pmpi_message_comm_lookup(comm);
+}
+
 /* ---- shared helpers ------------------------------------------------------ */
 
 /* count elements of type in bytes; 0 for count <= 0 or MPI_DATATYPE_NULL

@@ -28,7 +28,7 @@ void weft__pmpi_send(int count, MPI_Datatype datatype, int dest, int tag, MPI_Co
 {
     if (dest < 0) /* MPI_PROC_NULL */
         return;
-    weft_comm c = weft__pmpi_comm_of(comm);
+    weft_comm c = weft__pmpi_message_comm(comm);
     if (WEFT_UNLIKELY(c.id == WEFT_INVALID_ID))
         return;
     weft_mpi_send((uint32_t)dest, c, (uint32_t)tag, weft__pmpi_type_bytes(count, datatype));
@@ -47,14 +47,14 @@ void weft__pmpi_recv(int ret, const MPI_Status *status, MPI_Comm comm)
     /* MPI_PROC_NULL: the status says so; no lookup needed. */
     if (ret != MPI_SUCCESS || !status || status->MPI_SOURCE < 0)
         return;
-    weft__pmpi_recv_on(ret, status, weft__pmpi_comm_of(comm));
+    weft__pmpi_recv_on(ret, status, weft__pmpi_message_comm(comm));
 }
 
 uint64_t weft__pmpi_isend_begin(int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
     if (dest < 0) /* MPI_PROC_NULL */
         return 0;
-    weft_comm c = weft__pmpi_comm_of(comm);
+    weft_comm c = weft__pmpi_message_comm(comm);
     if (c.id == WEFT_INVALID_ID)
         return 0;
     uint64_t id = weft__pmpi_request_id();
@@ -90,7 +90,7 @@ void weft__pmpi_irecv(int ret, int source, MPI_Comm comm, const MPI_Request *req
 {
     if (ret != MPI_SUCCESS)
         return;
-    receive_requested(source != MPI_PROC_NULL ? weft__pmpi_comm_of(comm) : WEFT_COMM_INVALID,
+    receive_requested(source != MPI_PROC_NULL ? weft__pmpi_message_comm(comm) : WEFT_COMM_INVALID,
                       *request);
 }
 
@@ -99,7 +99,7 @@ void weft__pmpi_send_init(int ret, int count, MPI_Datatype datatype, int dest, i
 {
     if (ret != MPI_SUCCESS)
         return;
-    weft_comm c = dest >= 0 ? weft__pmpi_comm_of(comm) : WEFT_COMM_INVALID;
+    weft_comm c = dest >= 0 ? weft__pmpi_message_comm(comm) : WEFT_COMM_INVALID;
     if (c.id == WEFT_INVALID_ID)
         return;
     weft_pmpi_request req = {.bytes = weft__pmpi_type_bytes(count, datatype),
@@ -115,7 +115,7 @@ void weft__pmpi_recv_init(int ret, int source, MPI_Comm comm, const MPI_Request 
 {
     if (ret != MPI_SUCCESS)
         return;
-    weft_comm c = source != MPI_PROC_NULL ? weft__pmpi_comm_of(comm) : WEFT_COMM_INVALID;
+    weft_comm c = source != MPI_PROC_NULL ? weft__pmpi_message_comm(comm) : WEFT_COMM_INVALID;
     if (c.id == WEFT_INVALID_ID)
         return;
     weft_pmpi_request req = {
@@ -151,7 +151,7 @@ void weft__pmpi_message_probed(int ret, int flag, MPI_Comm comm, const MPI_Messa
     if (ret != MPI_SUCCESS || !flag || *message == MPI_MESSAGE_NULL ||
         *message == MPI_MESSAGE_NO_PROC)
         return;
-    weft_comm c = weft__pmpi_comm_of(comm);
+    weft_comm c = weft__pmpi_message_comm(comm);
     if (c.id != WEFT_INVALID_ID)
         weft__pmpi_message_remember(*message, c);
 }
