@@ -346,12 +346,18 @@ weft_comm weft__pmpi_comm_of_group(MPI_Group group)
 
 weft_comm weft__pmpi_message_comm_lookup(MPI_Comm comm)
 {
-    weft_comm c = weft__pmpi_comm_lookup(comm);
-    if (c.id == WEFT_INVALID_ID)
-        return c;
+    /* One probe of the table, as weft__pmpi_comm_lookup: this is on the
+     * path of every message on a communicator other than the world. */
     comm_table *t = atomic_load_explicit(&table, memory_order_acquire);
     comm_slot *s = t ? find(t, bits_of(comm)) : NULL;
-    return s && atomic_load_explicit(&s->inter, memory_order_relaxed) ? WEFT_COMM_INVALID : c;
+    if (s) {
+        uint32_t id = atomic_load_explicit(&s->comm, memory_order_relaxed);
+        if (id != WEFT_INVALID_ID)
+            return atomic_load_explicit(&s->inter, memory_order_relaxed) ? WEFT_COMM_INVALID
+                                                                         : (weft_comm){id};
+    }
+    weft_comm c = define_by_members(comm); /* first seen: rare */
+    return c.id != WEFT_INVALID_ID && messages_recordable(comm) ? c : WEFT_COMM_INVALID;
 }
 
 weft_comm weft__pmpi_comm_lookup(MPI_Comm comm)
