@@ -55,36 +55,51 @@ static int job_bcast(void *buf, uint64_t bytes, uint32_t root, void *data)
     return 0;
 }
 
+/* A message of any size: its length (8 bytes), then the bytes in parts of
+ * at most INT_MAX, MPI's count. Messages between two ranks on one tag do
+ * not overtake each other, so the parts arrive in order. */
 static int job_send(const void *buf, uint64_t bytes, uint32_t to, void *data)
 {
     (void)data;
-    if (bytes > INT_MAX)
+    if (PMPI_Send(&bytes, 1, MPI_UINT64_T, (int)to, JOB_TAG, private_comm) != MPI_SUCCESS)
         return -1;
-    return PMPI_Send(buf, (int)bytes, MPI_BYTE, (int)to, JOB_TAG, private_comm) == MPI_SUCCESS
-               ? 0
-               : -1;
+    const char *at = buf;
+    do {
+        int part = bytes > INT_MAX ? INT_MAX : (int)bytes;
+        if (PMPI_Send(at, part, MPI_BYTE, (int)to, JOB_TAG, private_comm) != MPI_SUCCESS)
+            return -1;
+        at += part;
+        bytes -= (uint64_t)part;
+    } while (bytes > 0);
+    return 0;
 }
 
 static int job_recv(void **buf, uint64_t *bytes, uint32_t from, void *data)
 {
     (void)data;
-    MPI_Status status;
-    int count = 0;
+    uint64_t length = 0;
     *buf = NULL;
     *bytes = 0;
-    if (PMPI_Probe((int)from, JOB_TAG, private_comm, &status) != MPI_SUCCESS ||
-        PMPI_Get_count(&status, MPI_BYTE, &count) != MPI_SUCCESS || count < 0)
+    if (PMPI_Recv(&length, 1, MPI_UINT64_T, (int)from, JOB_TAG, private_comm,
+                  MPI_STATUS_IGNORE) != MPI_SUCCESS)
         return -1;
-    void *space = malloc(count ? (size_t)count : 1);
+    char *space = length < SIZE_MAX ? malloc(length ? (size_t)length : 1) : NULL;
     if (!space)
-        return -1; /* the message stays unreceived: the job is broken anyway */
-    if (PMPI_Recv(space, count, MPI_BYTE, (int)from, JOB_TAG, private_comm, MPI_STATUS_IGNORE) !=
-        MPI_SUCCESS) {
-        free(space);
-        return -1;
-    }
+        return -1; /* the parts stay unreceived: the job is broken anyway */
+    char *at = space;
+    uint64_t left = length;
+    do {
+        int part = left > INT_MAX ? INT_MAX : (int)left;
+        if (PMPI_Recv(at, part, MPI_BYTE, (int)from, JOB_TAG, private_comm, MPI_STATUS_IGNORE) !=
+            MPI_SUCCESS) {
+            free(space);
+            return -1;
+        }
+        at += part;
+        left -= (uint64_t)part;
+    } while (left > 0);
     *buf = space;
-    *bytes = (uint64_t)count;
+    *bytes = length;
     return 0;
 }
 
