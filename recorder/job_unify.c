@@ -66,6 +66,9 @@ static weft_status reduce_tree(const weft_job_ops *job, weft_registry *acc)
     return st;
 }
 
+/* Broadcasts move at most this much at a time (see broadcast_global). */
+#define BROADCAST_PART (1024 * 1024)
+
 /* Rank 0's global definitions, without locations, to every rank. */
 static weft_status broadcast_global(const weft_job_ops *job, const weft_registry *global,
                                     weft_status st, void **buf, uint64_t *len)
@@ -81,13 +84,18 @@ static weft_status broadcast_global(const weft_job_ops *job, const weft_registry
         *buf = malloc(size);
         *len = size;
     }
-    /* Every rank takes part in the broadcast, even one without memory. */
-    void *target = *buf;
-    void *scratch = NULL;
-    if (!target)
-        target = scratch = malloc(size);
-    int rc = target ? job->bcast(target, size, 0, job->data) : -1;
-    free(scratch);
+    /* Every rank takes part in every broadcast, even one without memory
+     * (which receives into a scratch part and fails afterwards): a rank
+     * that left out a broadcast would leave the others waiting in it. The
+     * parts are the same on every rank. */
+    static char scratch[BROADCAST_PART];
+    int rc = 0;
+    for (uint64_t done = 0; done < size; done += BROADCAST_PART) {
+        uint64_t part = size - done < BROADCAST_PART ? size - done : BROADCAST_PART;
+        char *target = *buf ? (char *)*buf + done : scratch;
+        if (job->bcast(target, part, 0, job->data) != 0)
+            rc = -1;
+    }
     return rc == 0 && *buf ? WEFT_OK : WEFT_ERR_NO_MEMORY;
 }
 
