@@ -46,7 +46,7 @@ static const char comm_name[] = "MPI Communicator";
 typedef struct comm_slot {
     _Atomic uint64_t handle; /* the handle's bits; 0: free. Set once (release) */
     _Atomic uint32_t comm;   /* weft comm id; WEFT_INVALID_ID after Comm_free */
-    _Atomic bool inter;      /* no message records: see messages_recordable() */
+    _Atomic bool silent;     /* no message records: see messages_recordable() */
     uint32_t creations;      /* communicators made from this one (table_mutex) */
     uint64_t key;            /* its key (table_mutex) */
 } comm_slot;
@@ -110,7 +110,7 @@ static comm_slot *find(comm_table *t, uint64_t bits)
 /* A free slot for bits in t, filled and published. Under table_mutex; t
  * has room (grow() keeps it at most half full). */
 static comm_slot *claim(comm_table *t, uint64_t bits, uint32_t comm, uint64_t key,
-                        uint32_t creations, bool inter)
+                        uint32_t creations, bool silent)
 {
     uint32_t i = (uint32_t)mix(bits) & t->mask;
     while (atomic_load_explicit(&t->slots[i].handle, memory_order_relaxed) != 0)
@@ -118,9 +118,9 @@ static comm_slot *claim(comm_table *t, uint64_t bits, uint32_t comm, uint64_t ke
     comm_slot *s = &t->slots[i];
     s->key = key;
     s->creations = creations;
-    atomic_store_explicit(&s->inter, inter, memory_order_relaxed);
+    atomic_store_explicit(&s->silent, silent, memory_order_relaxed);
     atomic_store_explicit(&s->comm, comm, memory_order_relaxed);
-    /* Release: publishes comm and inter (and, for writers, key) with the handle
+    /* Release: publishes comm and silent (and, for writers, key) with the handle
      * (pairs with the acquire in find()). */
     atomic_store_explicit(&s->handle, bits, memory_order_release);
     t->used++;
@@ -154,7 +154,7 @@ static comm_table *room_for_one(void)
         uint32_t comm = atomic_load_explicit(&s->comm, memory_order_relaxed);
         if (bits != 0 && comm != WEFT_INVALID_ID)
             claim(t, bits, comm, s->key, s->creations,
-                  atomic_load_explicit(&s->inter, memory_order_relaxed));
+                  atomic_load_explicit(&s->silent, memory_order_relaxed));
     }
     /* Release: the copied slots are complete before a reader finds the
      * table (pairs with the acquire loads of `table`). */
@@ -169,18 +169,18 @@ static bool messages_recordable(MPI_Comm handle);
 static bool put(MPI_Comm handle, weft_comm comm, uint64_t key)
 {
     uint64_t bits = bits_of(handle);
-    int inter = !messages_recordable(handle);
+    bool silent = !messages_recordable(handle);
     comm_table *t = atomic_load_explicit(&table, memory_order_relaxed);
     comm_slot *s = t ? find(t, bits) : NULL;
     if (s) {
         s->key = key;
         s->creations = 0;
-        atomic_store_explicit(&s->inter, inter != 0, memory_order_relaxed);
+        atomic_store_explicit(&s->silent, silent, memory_order_relaxed);
         atomic_store_explicit(&s->comm, comm.id, memory_order_relaxed);
         return true;
     }
     t = room_for_one();
-    return t && claim(t, bits, comm.id, key, 0, inter != 0);
+    return t && claim(t, bits, comm.id, key, 0, silent);
 }
 
 static void report_once(const char *what)
@@ -344,33 +344,33 @@ weft_comm weft__pmpi_comm_of_group(MPI_Group group)
     return c;
 }
 
-weft_comm weft__pmpi_message_comm_lookup(MPI_Comm comm)
-{
-    /* One probe of the table, as weft__pmpi_comm_lookup: this is on the
-     * path of every message on a communicator other than the world. */
-    comm_table *t = atomic_load_explicit(&table, memory_order_acquire);
-    comm_slot *s = t ? find(t, bits_of(comm)) : NULL;
-    if (s) {
-        uint32_t id = atomic_load_explicit(&s->comm, memory_order_relaxed);
-        if (id != WEFT_INVALID_ID)
-            return atomic_load_explicit(&s->inter, memory_order_relaxed) ? WEFT_COMM_INVALID
-                                                                         : (weft_comm){id};
-    }
-    weft_comm c = define_by_members(comm); /* first seen: rare */
-    return c.id != WEFT_INVALID_ID && messages_recordable(comm) ? c : WEFT_COMM_INVALID;
-}
-
-weft_comm weft__pmpi_comm_lookup(MPI_Comm comm)
+/* The comm id the handle points at (WEFT_INVALID_ID: none yet, or freed)
+ * and whether its messages are left unrecorded. One probe, lock-free. */
+static uint32_t slot_comm(MPI_Comm comm, bool *silent)
 {
     /* Acquire: pairs with the release store in room_for_one(). */
     comm_table *t = atomic_load_explicit(&table, memory_order_acquire);
     comm_slot *s = t ? find(t, bits_of(comm)) : NULL;
-    if (s) {
-        uint32_t id = atomic_load_explicit(&s->comm, memory_order_relaxed);
-        if (id != WEFT_INVALID_ID)
-            return (weft_comm){id};
-    }
-    return define_by_members(comm);
+    if (!s)
+        return WEFT_INVALID_ID;
+    *silent = atomic_load_explicit(&s->silent, memory_order_relaxed);
+    return atomic_load_explicit(&s->comm, memory_order_relaxed);
+}
+
+weft_comm weft__pmpi_message_comm_lookup(MPI_Comm comm)
+{
+    bool silent = false;
+    uint32_t id = slot_comm(comm, &silent);
+    if (id == WEFT_INVALID_ID && define_by_members(comm).id != WEFT_INVALID_ID)
+        id = slot_comm(comm, &silent); /* first seen: rare */
+    return id != WEFT_INVALID_ID && !silent ? (weft_comm){id} : WEFT_COMM_INVALID;
+}
+
+weft_comm weft__pmpi_comm_lookup(MPI_Comm comm)
+{
+    bool silent = false;
+    uint32_t id = slot_comm(comm, &silent);
+    return id != WEFT_INVALID_ID ? (weft_comm){id} : define_by_members(comm);
 }
 
 void weft__pmpi_comms_init(void)
