@@ -247,18 +247,20 @@ static void free_state(view_state *s, view_page *p)
     free(p->trace_path);
 }
 
-/* The steps up to pass A's results. */
+/* The steps up to pass A's results. The reader that read the definitions
+ * serves the first events pass too (each open reads and checks them again). */
 static weft_status read_trace(view_state *s, const view_options *o, const char *anchor)
 {
     OTF2_Reader *reader = open_pass(s, o, anchor);
     if (!reader)
         return WEFT_ERR_OTF2;
-    weft_status status = weft__trace_close(&s->read, reader, WEFT_OK);
-    if (status == WEFT_OK && weft__view_defs_build(&s->defs, &s->read) != WEFT_OK)
-        status = WEFT_ERR_NO_MEMORY;
+    weft_status status = weft__view_defs_build(&s->defs, &s->read) == WEFT_OK
+                             ? WEFT_OK
+                             : WEFT_ERR_NO_MEMORY;
     if (status == WEFT_OK && s->defs.duration == 0) {
         /* Some converters write no trace length: the first and last events tell. */
-        status = run_pass(s, o, anchor, 0);
+        status = weft__trace_close(&s->read, reader, weft__view_read_pass(s, reader, 0));
+        reader = NULL;
         if (status == WEFT_OK && s->any_time) {
             s->defs.origin = s->first_time;
             s->defs.duration = s->last_time - s->first_time;
@@ -269,7 +271,10 @@ static weft_status read_trace(view_state *s, const view_options *o, const char *
         status = WEFT_ERR_NO_MEMORY;
     if (status == WEFT_ERR_NO_MEMORY)
         weft__trace_report(&s->read, OTF2_SUCCESS, NULL, "out of memory reading");
-    if (status == WEFT_OK)
+    if (reader)
+        status = weft__trace_close(&s->read, reader,
+                                   status == WEFT_OK ? weft__view_read_pass(s, reader, 1) : status);
+    else if (status == WEFT_OK)
         status = run_pass(s, o, anchor, 1);
     if (status == WEFT_OK && spills_failed(s))
         status = WEFT_ERR_IO;
