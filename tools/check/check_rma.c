@@ -443,36 +443,35 @@ void weft__check_rma_end_location(check_state *c, const check_at *at)
                             c->rma->collective_position);
 }
 
-/* A rank of which weft recover kept only what reached the disk: its last
- * fences may be lost, so its count is not compared with the others' (and,
- * with WEFT_ANY_RANK, whether any rank did so: then a rank may also be
- * missing from a window altogether). */
-#define WEFT_ANY_RANK UINT32_MAX
-static bool rank_lost_its_end(const check_state *c, uint32_t rank)
-{
-    for (size_t i = 0; i < c->read.location_count; i++) {
-        const location_def *l = &c->read.locations[i];
-        if ((rank == WEFT_ANY_RANK || l->rank == rank) && l->recovered)
-            return true;
-    }
-    return false;
-}
-
-/* Every member of a window's communicator fenced it as often as the others. */
+/* Every member of a window's communicator fenced it as often as the others.
+ * Not compared: the count of a rank weft recover kept only what reached the
+ * disk of (its last fences may be lost), and, when any rank lost its end,
+ * whether every rank fenced the window at all. */
 void weft__check_rma_match(check_state *c)
 {
     if (!c->rma)
         return;
     const fence_count *f = c->rma->fences.items;
-    for (size_t i = 0; i < c->rma->fences.count; i++) {
+    size_t n = c->rma->fences.count;
+    bool *lost = calloc(n ? n : 1, sizeof(*lost)); /* by fence_count */
+    bool any_lost = false;
+    for (size_t l = 0; l < c->read.location_count; l++) {
+        const location_def *loc = &c->read.locations[l];
+        if (!loc->recovered)
+            continue;
+        any_lost = true;
+        for (size_t i = 0; lost && i < n; i++)
+            lost[i] = lost[i] || f[i].rank == loc->rank;
+    }
+    for (size_t i = 0; i < n; i++) {
         uint64_t size = comm_size_of_window(c, f[i].win);
         uint64_t members = 0;
-        for (size_t j = 0; j < c->rma->fences.count; j++) {
+        for (size_t j = 0; j < n; j++) {
             if (f[j].win != f[i].win)
                 continue;
             members++;
-            if (j > i && f[j].count != f[i].count && !rank_lost_its_end(c, f[i].rank) &&
-                !rank_lost_its_end(c, f[j].rank))
+            if (j > i && f[j].count != f[i].count &&
+                !(any_lost && (!lost || lost[i] || lost[j])))
                 weft__check_problem(c, NULL,
                                     "RMA window %" PRIu64 ": rank %" PRIu32 " recorded %" PRIu64
                                     " fences, rank %" PRIu32 " %" PRIu64,
@@ -481,12 +480,13 @@ void weft__check_rma_match(check_state *c)
         bool first = true;
         for (size_t j = 0; j < i && first; j++)
             first = f[j].win != f[i].win;
-        if (first && size && members != size && !rank_lost_its_end(c, WEFT_ANY_RANK))
+        if (first && size && members != size && !any_lost)
             weft__check_problem(c, NULL,
                                 "RMA window %" PRIu64 ": %" PRIu64 " of its %" PRIu64
                                 " ranks recorded fences on it",
                                 f[i].win, members, size);
     }
+    free(lost);
 }
 
 void weft__check_rma_free(check_state *c)
