@@ -7,15 +7,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at P (2-4), or 0 when P does not start
- * one (overlong forms and surrogates are not UTF-8 either). */
-static int utf8_length(const unsigned char *p)
+int weft__cli_utf8_length(const unsigned char *p)
 {
-    int n = (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 : (p[0] & 0xf8) == 0xf0 ? 4 : 0;
+    int n = p[0] < 0x80             ? 1
+            : (p[0] & 0xe0) == 0xc0 ? 2
+            : (p[0] & 0xf0) == 0xe0 ? 3
+            : (p[0] & 0xf8) == 0xf0 ? 4
+                                    : 0;
     for (int i = 1; i < n; i++) {
         if ((p[i] & 0xc0) != 0x80)
             return 0;
     }
+    /* Overlong forms, surrogates and code points beyond U+10FFFF. */
     if ((n == 2 && p[0] < 0xc2) || (n == 3 && p[0] == 0xe0 && p[1] < 0xa0) ||
         (n == 3 && p[0] == 0xed && p[1] >= 0xa0) || (n == 4 && p[0] == 0xf0 && p[1] < 0x90) ||
         (n == 4 && (p[0] > 0xf4 || (p[0] == 0xf4 && p[1] >= 0x90))))
@@ -36,7 +39,7 @@ static size_t piece_of(const unsigned char *p, char piece[8], size_t *len)
         *len = 1;
         return 1;
     }
-    int n = utf8_length(p);
+    int n = weft__cli_utf8_length(p);
     if (n == 0) {
         *len = (size_t)snprintf(piece, 8, "\\x%02x", *p);
         return 1;

@@ -21,6 +21,11 @@
  * fit, ending "..." then); returns BUF. NULL TEXT gives "". */
 const char *weft__cli_escape(const char *text, char *buf, size_t size);
 
+/* Length of the valid UTF-8 sequence at P: 1 for ASCII, 2-4, or 0 when P
+ * does not start one (overlong forms and surrogates are not UTF-8 either).
+ * P is NUL-terminated: a sequence cut by the end is invalid. */
+int weft__cli_utf8_length(const unsigned char *p);
+
 /* Writes TEXT to OUT with its control characters escaped. */
 void weft__cli_put_escaped(FILE *out, const char *text);
 

@@ -9,6 +9,8 @@
  * renaming or removing one needs it. */
 #include "summary.h"
 
+#include "escape.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -24,31 +26,11 @@ static double percent(uint64_t part, uint64_t whole)
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-/* Length of the valid UTF-8 sequence at P (1-4), or 0 when it is not one. */
-static int utf8_length(const unsigned char *p)
-{
-    int n = p[0] < 0x80             ? 1
-            : (p[0] & 0xe0) == 0xc0 ? 2
-            : (p[0] & 0xf0) == 0xe0 ? 3
-            : (p[0] & 0xf8) == 0xf0 ? 4
-                                    : 0;
-    for (int i = 1; i < n; i++) {
-        if ((p[i] & 0xc0) != 0x80)
-            return 0;
-    }
-    /* Overlong forms and surrogates are not UTF-8 either. */
-    if ((n == 2 && p[0] < 0xc2) || (n == 3 && p[0] == 0xe0 && p[1] < 0xa0) ||
-        (n == 3 && p[0] == 0xed && p[1] >= 0xa0) || (n == 4 && p[0] == 0xf0 && p[1] < 0x90) ||
-        (n == 4 && (p[0] > 0xf4 || (p[0] == 0xf4 && p[1] >= 0x90))))
-        return 0;
-    return n;
-}
-
 static void print_string(FILE *out, const char *text)
 {
     fputc('"', out);
     for (const unsigned char *p = (const unsigned char *)text; *p;) {
-        int n = utf8_length(p);
+        int n = weft__cli_utf8_length(p);
         if (n == 0) {
             fputs("\\ufffd", out);
             p++;

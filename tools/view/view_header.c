@@ -5,31 +5,12 @@
  * them can end the <script> element they sit in. */
 #include "view.h"
 #include "summary.h"
+#include "escape.h"
 
 #include <inttypes.h>
 #include <string.h>
 
 #define MAX_NAME_BYTES 512
-
-/* Length of the valid UTF-8 sequence at P (of at most N bytes), 0 if invalid. */
-static size_t utf8_length(const unsigned char *p, size_t n)
-{
-    size_t len = p[0] < 0x80             ? 1
-                 : (p[0] & 0xe0) == 0xc0 ? 2
-                 : (p[0] & 0xf0) == 0xe0 ? 3
-                 : (p[0] & 0xf8) == 0xf0 ? 4
-                                         : 0;
-    if (len == 0 || len > n || (len == 2 && p[0] < 0xc2) || (len == 4 && p[0] > 0xf4))
-        return 0;
-    for (size_t k = 1; k < len; k++) {
-        if ((p[k] & 0xc0) != 0x80)
-            return 0;
-    }
-    if ((len == 3 && p[0] == 0xe0 && p[1] < 0xa0) || (len == 3 && p[0] == 0xed && p[1] >= 0xa0) ||
-        (len == 4 && p[0] == 0xf0 && p[1] < 0x90) || (len == 4 && p[0] == 0xf4 && p[1] >= 0x90))
-        return 0; /* overlong, surrogate, beyond U+10FFFF */
-    return len;
-}
 
 void weft__view_json_string(view_buf *out, const char *text)
 {
@@ -38,7 +19,7 @@ void weft__view_json_string(view_buf *out, const char *text)
     weft__view_buf_append(out, "\"", 1);
     size_t written = 0;
     while (n > 0) {
-        size_t len = utf8_length(p, n);
+        size_t len = (size_t)weft__cli_utf8_length(p);
         if (written + (len ? len : 3) > MAX_NAME_BYTES) {
             weft__view_buf_append(out, "\xe2\x80\xa6", 3); /* … */
             break;
