@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "trace_reader.h"
 
 static void print_help(void)
 {
@@ -86,7 +87,7 @@ static int find_leftovers(recover_state *st)
     char journal[4400], anchor[4400];
     snprintf(st->leftovers, sizeof(st->leftovers), "%s/leftovers", st->dir);
     snprintf(journal, sizeof(journal), "%s/%s", st->dir, WEFT_JOURNAL_DIR);
-    snprintf(anchor, sizeof(anchor), "%s/traces.otf2", st->dir);
+    snprintf(anchor, sizeof(anchor), "%s/" WEFT_TRACE_ANCHOR_NAME, st->dir);
     struct stat sb;
     if (stat(st->dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
         fprintf(stderr, "%s: '%s' is not a directory: %s\n", RECOVER, st->dir,
@@ -237,9 +238,9 @@ static void mark_locations(recover_state *st)
         const recover_location *loc = &st->locations[l];
         const weft_journal_part *part = &st->parts[loc->part];
         if (part_lost_events(part))
-            weft_registry_location_property(st->reg, loc->loc, "weft::recovered", 1);
+            weft_registry_location_property(st->reg, loc->loc, WEFT_TRACE_RECOVERED, 1);
         if (loc->events_dropped)
-            weft_registry_location_property(st->reg, loc->loc, "weft::events_left_out",
+            weft_registry_location_property(st->reg, loc->loc, WEFT_TRACE_EVENTS_LEFT_OUT,
                                             loc->events_dropped);
     }
 }

@@ -278,7 +278,7 @@ weft_status recover_read_location(recover_state *st, size_t index, recover_event
     if (!loc->has_file)
         return WEFT_OK;
     char anchor[4400];
-    snprintf(anchor, sizeof(anchor), "%s/traces.otf2", st->shadow);
+    snprintf(anchor, sizeof(anchor), "%s/" WEFT_TRACE_ANCHOR_NAME, st->shadow);
     OTF2_ErrorCallback previous = OTF2_Error_RegisterCallback(quiet, NULL);
     reading r = {.st = st, .index = index, .fn = fn, .context = context, .status = WEFT_OK};
     r.delivery = (weft_trace_delivery){deliver, &r};
