@@ -168,14 +168,6 @@ void weft__otf2_files_closing(void)
     pthread_mutex_unlock(&mutex);
 }
 
-uint32_t weft__otf2_event_files_open(void)
-{
-    pthread_mutex_lock(&mutex);
-    uint32_t open = files_open;
-    pthread_mutex_unlock(&mutex);
-    return open;
-}
-
 void weft__otf2_memory_forget(void)
 {
     pthread_mutex_init(&mutex, NULL);

@@ -56,9 +56,6 @@ bool weft__otf2_take_over_budget(void);
  * closes each one's writer before the next, so one more at a time). */
 void weft__otf2_files_closing(void);
 
-/* Event files open now, for diagnostics and tests. */
-uint32_t weft__otf2_event_files_open(void);
-
 /* For a fork()ed child: the parent's OTF2 buffers, files and pool are not
  * its own (the pool's chunks are left to the parent's copy of memory). */
 void weft__otf2_memory_forget(void);
