@@ -132,6 +132,9 @@ __attribute__((constructor)) static void init_if_empty_trace_wanted(void)
 static void event_after_the_end(void)
 {
     static atomic_bool said;
+    /* Every later event comes here: the flag first, not a system call. */
+    if (atomic_load_explicit(&said, memory_order_relaxed))
+        return;
     if (getpid() == weft__traced_pid && !atomic_exchange(&said, true))
         weft_log_verbose("an event recorded after the trace was written (in an exit handler "
                          "or destructor that ran after weft's) is not in the trace");
@@ -332,7 +335,7 @@ void weft_flush_thread(void)
     int saved_errno = errno;
     weft_loc *loc = weft__tls_loc;
     if (loc && weft__lifecycle_running()) {
-        sigset_t before;
+        weft_signals_held before;
         weft__signals_hold(&before); /* it takes the location's lock */
         weft__loc_flush(loc);
         weft__signals_release(&before);

@@ -397,7 +397,7 @@ static void thread_exit(void *arg)
 
     /* The hand-over takes the location's lock and the list's, which the
      * rescue thread of a terminating signal needs (signals.h). */
-    sigset_t before;
+    weft_signals_held before;
     weft__signals_hold(&before);
     pthread_mutex_lock(&loc->mutex);
     bool frozen = loc->frozen;

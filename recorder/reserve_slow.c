@@ -18,7 +18,7 @@ static __thread bool without_location;
  * free chunk lasts until the writer returns one. */
 static weft_loc *create_location(void)
 {
-    sigset_t before;
+    weft_signals_held before;
     weft__signals_hold(&before);
     weft_loc *loc = weft__loc_create();
     weft__signals_release(&before);
@@ -27,7 +27,7 @@ static weft_loc *create_location(void)
 
 static weft_slot *refill(weft_loc *loc, size_t slots)
 {
-    sigset_t before;
+    weft_signals_held before;
     weft__signals_hold(&before);
     weft_slot *at = weft__loc_refill(loc, slots);
     weft__signals_release(&before);

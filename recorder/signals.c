@@ -273,16 +273,22 @@ void weft__signals_install(const char *spec)
     }
 }
 
-void weft__signals_hold(sigset_t *before)
+void weft__signals_hold(weft_signals_held *held)
 {
+    /* Without the rescue thread no handler of weft's runs: two system calls
+     * per chunk saved. */
+    held->blocked = atomic_load_explicit(&rescue_ready, memory_order_relaxed);
+    if (!held->blocked)
+        return;
     sigset_t all;
     sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, before);
+    pthread_sigmask(SIG_BLOCK, &all, &held->before);
 }
 
-void weft__signals_release(const sigset_t *before)
+void weft__signals_release(const weft_signals_held *held)
 {
-    pthread_sigmask(SIG_SETMASK, before, NULL);
+    if (held->blocked)
+        pthread_sigmask(SIG_SETMASK, &held->before, NULL);
 }
 
 /* ---- alternate stacks --------------------------------------------------- */

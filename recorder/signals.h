@@ -45,8 +45,12 @@ void weft__signals_thread_end(void);
  * Such parts of a recording thread's work run between these two: every
  * signal is blocked, and one that comes meanwhile is delivered when they
  * are done. */
-void weft__signals_hold(sigset_t *before);
-void weft__signals_release(const sigset_t *before);
+typedef struct weft_signals_held {
+    bool blocked;    /* false when weft handles no signal: nothing to hold */
+    sigset_t before; /* the thread's mask to go back to */
+} weft_signals_held;
+void weft__signals_hold(weft_signals_held *held);
+void weft__signals_release(const weft_signals_held *held);
 
 /* In a fork()ed child: the rescue thread and its sockets are the parent's. */
 void weft__signals_forget(void);
