@@ -46,7 +46,7 @@ static const char comm_name[] = "MPI Communicator";
 typedef struct comm_slot {
     _Atomic uint64_t handle; /* the handle's bits; 0: free. Set once (release) */
     _Atomic uint32_t comm;   /* weft comm id; WEFT_INVALID_ID after Comm_free */
-    _Atomic bool silent;     /* no message records: see messages_recordable() */
+    _Atomic bool silent;     /* no message records: see world_ranks() */
     uint32_t creations;      /* communicators made from this one (table_mutex) */
     uint64_t key;            /* its key (table_mutex) */
 } comm_slot;
@@ -164,12 +164,9 @@ static comm_table *room_for_one(void)
 
 /* Points the handle at comm (a new slot, or a reused handle's old one).
  * Under table_mutex. False when out of memory. */
-static bool messages_recordable(MPI_Comm handle);
-
-static bool put(MPI_Comm handle, weft_comm comm, uint64_t key)
+static bool put(MPI_Comm handle, weft_comm comm, uint64_t key, bool silent)
 {
     uint64_t bits = bits_of(handle);
-    bool silent = !messages_recordable(handle);
     comm_table *t = atomic_load_explicit(&table, memory_order_relaxed);
     comm_slot *s = t ? find(t, bits) : NULL;
     if (s) {
@@ -248,32 +245,12 @@ fail:
     return NULL;
 }
 
-/* False for an intercommunicator and for a communicator with processes
- * outside MPI_COMM_WORLD (merged with spawned ones, say): their messages
- * and collectives are recorded as regions only (see the top). */
-static bool messages_recordable(MPI_Comm handle)
-{
-    int inter = 0;
-    if (handle == MPI_COMM_WORLD || handle == MPI_COMM_SELF)
-        return true;
-    if (PMPI_Comm_test_inter(handle, &inter) != MPI_SUCCESS || inter)
-        return false;
-    MPI_Group group = MPI_GROUP_NULL;
-    if (PMPI_Comm_group(handle, &group) != MPI_SUCCESS)
-        return false;
-    uint32_t count = 0;
-    uint32_t *members = group_world_ranks(group, &count);
-    PMPI_Group_free(&group);
-    bool inside = members != NULL;
-    for (uint32_t i = 0; inside && i < count; i++)
-        inside = members[i] != WEFT_INVALID_ID;
-    free(members);
-    return inside;
-}
-
 /* The world ranks of comm's members by rank (of its remote group's for an
- * intercommunicator). Returns a malloc'ed array the caller frees, or NULL. */
-static uint32_t *world_ranks(MPI_Comm comm, uint32_t *count_out)
+ * intercommunicator). Returns a malloc'ed array the caller frees, or NULL.
+ * *silent: its messages and collectives are recorded as regions only (see
+ * the top): an intercommunicator, or one with processes outside
+ * MPI_COMM_WORLD (merged with spawned ones, say). */
+static uint32_t *world_ranks(MPI_Comm comm, uint32_t *count_out, bool *silent)
 {
     int inter = 0;
     MPI_Group group = MPI_GROUP_NULL;
@@ -284,6 +261,9 @@ static uint32_t *world_ranks(MPI_Comm comm, uint32_t *count_out)
         return NULL;
     uint32_t *members = group_world_ranks(group, count_out);
     PMPI_Group_free(&group);
+    *silent = inter != 0;
+    for (uint32_t i = 0; members && i < *count_out; i++)
+        *silent = *silent || members[i] == WEFT_INVALID_ID;
     return members;
 }
 
@@ -310,7 +290,8 @@ static weft_comm define_by_members(MPI_Comm comm)
     if (comm == MPI_COMM_NULL || !comms_ready())
         return WEFT_COMM_INVALID;
     uint32_t count = 0;
-    uint32_t *members = world_ranks(comm, &count);
+    bool silent = false;
+    uint32_t *members = world_ranks(comm, &count, &silent);
     if (!members) {
         report_once("cannot read the members of an MPI communicator");
         return WEFT_COMM_INVALID;
@@ -321,7 +302,7 @@ static weft_comm define_by_members(MPI_Comm comm)
     if (c.id == WEFT_INVALID_ID)
         return c;
     pthread_mutex_lock(&table_mutex);
-    bool stored = put(comm, c, key);
+    bool stored = put(comm, c, key, silent);
     pthread_mutex_unlock(&table_mutex);
     if (!stored)
         report_once("out of memory for the MPI communicator table");
@@ -396,9 +377,9 @@ void weft__pmpi_comms_init(void)
     if (world.id == WEFT_INVALID_ID)
         return;
     pthread_mutex_lock(&table_mutex);
-    bool stored = put(MPI_COMM_WORLD, world, WEFT_COMM_KEY_MPI_WORLD);
+    bool stored = put(MPI_COMM_WORLD, world, WEFT_COMM_KEY_MPI_WORLD, false);
     if (self.id != WEFT_INVALID_ID)
-        stored = put(MPI_COMM_SELF, self, WEFT_COMM_KEY_MPI_SELF) && stored;
+        stored = put(MPI_COMM_SELF, self, WEFT_COMM_KEY_MPI_SELF, false) && stored;
     pthread_mutex_unlock(&table_mutex);
     if (!stored)
         report_once("out of memory for the MPI communicator table");
@@ -434,7 +415,8 @@ static bool count_creation(MPI_Comm parent, uint64_t *key, uint32_t *creation)
 static void define_derived(MPI_Comm newcomm, uint64_t parent_key, uint32_t creation)
 {
     uint32_t count = 0;
-    uint32_t *members = world_ranks(newcomm, &count);
+    bool silent = false;
+    uint32_t *members = world_ranks(newcomm, &count, &silent);
     if (!members) {
         report_once("cannot read the members of a new MPI communicator");
         return;
@@ -448,7 +430,7 @@ static void define_derived(MPI_Comm newcomm, uint64_t parent_key, uint32_t creat
     if (c.id == WEFT_INVALID_ID)
         return;
     pthread_mutex_lock(&table_mutex);
-    bool stored = put(newcomm, c, key);
+    bool stored = put(newcomm, c, key, silent);
     pthread_mutex_unlock(&table_mutex);
     if (!stored)
         report_once("out of memory for the MPI communicator table");
