@@ -112,6 +112,13 @@ void weft__compile_push_weft_include(weft_compile_argv *argv);
  * returns 1. */
 int weft__compile_no_memory(void);
 
+/* Where the dependency file the user asked for (-MD, -MMD) goes for a
+ * compile into OBJECT: -MF's path, or OBJECT with .d (allocated into
+ * *DERIVED, which the caller frees; NULL otherwise). NULL when none is
+ * asked for (*WANTED false) or out of memory (*WANTED true). */
+const char *weft__compile_depfile_target(const weft_compile_plan *plan, const char *object,
+                                         char **derived, bool *wanted);
+
 /* --opari1: finds OPARI 1 (under GIVEN_PREFIX, or from `opari` on PATH
  * when NULL) and checks it has bin/opari and include/pomp_lib.h; reported
  * when not. weft__compile_opari1_clear frees what it set. */

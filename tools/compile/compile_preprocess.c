@@ -305,11 +305,13 @@ static char *line_markers(const prep *p, const char *text)
 /* The dependency file the user asked for, from what the runs wrote. */
 static int write_depfile(const prep *p)
 {
-    const weft_compile_plan *plan = p->ctx->plan;
-    if (!plan->depfile || (plan->mode == WEFT_COMPILE_MODE_LINK && !plan->depfile_path))
+    char *derived;
+    bool wanted;
+    const char *path = weft__compile_depfile_target(p->ctx->plan, p->object, &derived, &wanted);
+    if (!wanted)
         return 0;
-    char *derived = plan->depfile_path ? NULL : weft__compile_with_suffix(p->object, ".d");
-    const char *path = plan->depfile_path ? plan->depfile_path : derived;
+    if (!path)
+        return weft__compile_no_memory();
     weft_compile_text headers = {0}, modules = {0};
     weft_status st = weft__compile_text_read(p->deps, &headers);
     if (st == WEFT_OK && p->fortran)

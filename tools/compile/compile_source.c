@@ -238,14 +238,28 @@ static int fix_lines(const char *copy, const char *source)
     return 1;
 }
 
+const char *weft__compile_depfile_target(const weft_compile_plan *plan, const char *object,
+                                         char **derived, bool *wanted)
+{
+    *derived = NULL;
+    *wanted = plan->depfile && (plan->mode != WEFT_COMPILE_MODE_LINK || plan->depfile_path);
+    if (!*wanted)
+        return NULL;
+    if (plan->depfile_path)
+        return plan->depfile_path;
+    *derived = with_suffix(object, ".d");
+    return *derived;
+}
+
 /* Points the dependency file of the compile (if any) at the original source. */
 static int fix_depfile(const weft_compile_ctx *ctx, int index, const char *copy, const char *object)
 {
     const weft_compile_plan *plan = ctx->plan;
-    if (!plan->depfile || (plan->mode == WEFT_COMPILE_MODE_LINK && !plan->depfile_path))
+    char *derived;
+    bool wanted;
+    const char *path = weft__compile_depfile_target(plan, object, &derived, &wanted);
+    if (!wanted)
         return 0;
-    char *derived = plan->depfile_path ? NULL : with_suffix(object, ".d");
-    const char *path = plan->depfile_path ? plan->depfile_path : derived;
     if (!path)
         return weft__compile_no_memory();
     weft_status status = weft__compile_depfile_fix(path, ctx->work_dir, copy, plan->argv[index]);
