@@ -96,20 +96,36 @@ static bool otf2_failed(OTF2_ErrorCode code, const char *what)
     return true;
 }
 
+/* The directory's name before any ".N" (WEFT_EXPERIMENT_DIRECTORY, or
+ * weft-DATE_TIME_PID), fixed when recording starts: a fork()ed child names
+ * its own after it, perhaps before this one is claimed, and localtime is
+ * not safe in the child of a threaded process. */
+static char base_name[sizeof(directory) - 16]; /* room for ".N" */
+
+void weft__archive_prepare_name(const weft_config *cfg)
+{
+    if (cfg->experiment_directory) {
+        snprintf(base_name, sizeof(base_name), "%s", cfg->experiment_directory);
+        return;
+    }
+    time_t now = time(NULL);
+    struct tm tm;
+    char stamp[32] = "unknown";
+    if (localtime_r(&now, &tm))
+        strftime(stamp, sizeof(stamp), "%Y%m%d_%H%M%S", &tm);
+    snprintf(base_name, sizeof(base_name), "weft-%s_%ld", stamp, (long)getpid());
+}
+
+const char *weft__archive_base_name(void)
+{
+    return base_name;
+}
+
 weft_status weft__archive_claim(const weft_config *cfg)
 {
-    char generated[256];
-    const char *base = cfg->experiment_directory;
-    if (!base) {
-        time_t now = time(NULL);
-        struct tm tm;
-        localtime_r(&now, &tm);
-        char stamp[32];
-        strftime(stamp, sizeof(stamp), "%Y%m%d_%H%M%S", &tm);
-        snprintf(generated, sizeof(generated), "weft-%s_%ld", stamp, (long)getpid());
-        base = generated;
-    }
-    return claim_directory(base, cfg->experiment_directory != NULL);
+    if (!base_name[0])
+        weft__archive_prepare_name(cfg);
+    return claim_directory(base_name, cfg->experiment_directory != NULL);
 }
 
 void weft__archive_adopt(const char *claimed)

@@ -14,6 +14,11 @@
 
 /* Claims the experiment directory (WEFT_EXPERIMENT_DIRECTORY or a generated
  * name). Reports failures in one line naming the directory and the reason. */
+/* Fixes the directory's name (see archive.c); once, when recording starts. */
+void weft__archive_prepare_name(const weft_config *cfg);
+/* That name, before any ".N" the claim adds; "" before it was prepared. */
+const char *weft__archive_base_name(void);
+
 weft_status weft__archive_claim(const weft_config *cfg);
 
 /* Uses a directory another process of the job has claimed. */

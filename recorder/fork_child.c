@@ -37,30 +37,13 @@
 #include "weft/log.h"
 #include "writer.h"
 
-/* What the child's directory is named after: the parent's directory once it
- * exists, else the one it will have (WEFT_EXPERIMENT_DIRECTORY, or the
- * generated name, computed when recording starts: localtime is not safe
- * in a child of a threaded process). */
-static char parent_base[4096];
+/* The child's directory is named after the parent's directory once it
+ * exists, else after the one it will have (weft__archive_base_name). */
 static char child_directory[4200];
 static bool child_of_job;
 static uint32_t parent_rank;
 static pid_t parent_pid;
 static pthread_mutex_t child_start_mutex = PTHREAD_MUTEX_INITIALIZER;
-
-void weft__fork_prepare_names(const weft_config *cfg)
-{
-    if (cfg->experiment_directory) {
-        snprintf(parent_base, sizeof(parent_base), "%s", cfg->experiment_directory);
-        return;
-    }
-    time_t now = time(NULL);
-    struct tm tm;
-    char stamp[32] = "unknown";
-    if (localtime_r(&now, &tm))
-        strftime(stamp, sizeof(stamp), "%Y%m%d_%H%M%S", &tm);
-    snprintf(parent_base, sizeof(parent_base), "weft-%s_%ld", stamp, (long)getpid());
-}
 
 void weft__fork_before(void)
 {
@@ -82,8 +65,8 @@ void weft__fork_after_in_child(void)
     atomic_store(&weft__lifecycle_state, WEFT_STATE_FORKED_CHILD);
 
     const char *dir = weft__archive_directory();
-    snprintf(child_directory, sizeof(child_directory), "%s.fork-%ld", dir ? dir : parent_base,
-             (long)getpid());
+    snprintf(child_directory, sizeof(child_directory), "%s.fork-%ld",
+             dir ? dir : weft__archive_base_name(), (long)getpid());
     parent_pid = weft__traced_pid;
     child_of_job = weft__job_attached() || child_of_job;
     parent_rank = weft_job_rank();
@@ -117,6 +100,7 @@ void weft__fork_child_start(void)
     }
     weft__traced_pid = getpid();
     weft__lifecycle_config.experiment_directory = child_directory;
+    weft__archive_prepare_name(&weft__lifecycle_config);
     weft__sink_configure(&weft__lifecycle_config);
     weft__program_start();
     weft__writer_start();

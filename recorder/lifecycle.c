@@ -97,7 +97,7 @@ static void init_once_fn(void)
     weft__loc_configure(config->buffer_size, config->total_memory, !weft__metrics_enabled());
     weft__sink_configure(config);
     weft__otf2_quiet();
-    weft__fork_prepare_names(config);
+    weft__archive_prepare_name(config);
     pthread_atfork(weft__fork_before, weft__fork_after_in_parent, weft__fork_after_in_child);
     weft__writer_start();
     weft__signals_install(config->signals);

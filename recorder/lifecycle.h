@@ -104,9 +104,6 @@ void weft__otf2_quiet(void);
 
 /* ---- fork (fork_child.c) -------------------------------------------------- */
 
-/* When recording starts: what a child's directory will be named after. */
-void weft__fork_prepare_names(const weft_config *cfg);
-
 /* pthread_atfork's handlers. */
 void weft__fork_before(void);
 void weft__fork_after_in_parent(void);
