@@ -63,13 +63,15 @@ void weft__loc_configure(uint64_t buffer_bytes, uint64_t total_bytes, bool reuse
 
 static void chunk_free(weft_chunk *chunk);
 
-/* A new chunk. Its pages are not touched here: they fault in as the thread
- * fills them (one fault per 256 events, on first use only; chunks are
- * reused), where touching all of them up front cost every thread a whole
- * chunk of page faults and memory it might never fill. */
-static weft_chunk *chunk_create(weft_loc *owner)
+/* A new chunk. `populate` faults its pages in now, in one go (pages.h),
+ * for a chunk that is likely to be filled: one made because the thread
+ * filled the one before, and the main thread's first (it records the
+ * program's begin and end, and most programs record most on it). A
+ * thread's first chunk, also on a reused location, faults its pages in as
+ * it fills, so that many threads that record little stay small. */
+static weft_chunk *chunk_create(weft_loc *owner, bool populate)
 {
-    weft_chunk *chunk = weft__pages_map(chunk_bytes());
+    weft_chunk *chunk = weft__pages_map(chunk_bytes(), populate);
     if (!chunk)
         return NULL;
     atomic_fetch_add(&memory_in_chunks, chunk_bytes());
@@ -156,7 +158,7 @@ static weft_loc *location_new(void)
     /* The chunk before the definition: a location defined but never listed
      * would be in the trace without an event file, and OTF2's reader fails
      * on such a trace (otf2-print: "Create local event reader"). */
-    first = chunk_create(loc);
+    first = chunk_create(loc, is_main_thread());
     if (!first)
         goto fail;
     if (weft_registry_location(weft_defs_global(), NULL, loc->thread_number, &loc->def) != WEFT_OK)
@@ -286,11 +288,12 @@ static void report_growth_once(void)
                          "grows until MPI_Init tells where the trace goes");
 }
 
-/* A free chunk: reused, newly allocated within the bound, or waited for.
- * NULL when finalisation began meanwhile, or when memory ran out with no
- * chunk in flight. *wait_start is set to the start of a wait, if any.
- * Caller holds loc->mutex (released while waiting). */
-static weft_chunk *take_free(weft_loc *loc, uint64_t *wait_start)
+/* A free chunk: reused, newly allocated within the bound (populated when
+ * `populate`), or waited for. NULL when finalisation began meanwhile, or
+ * when memory ran out with no chunk in flight. *wait_start is set to the
+ * start of a wait, if any. Caller holds loc->mutex (released while
+ * waiting). */
+static weft_chunk *take_free(weft_loc *loc, bool populate, uint64_t *wait_start)
 {
     for (;;) {
         if (loc->frozen)
@@ -305,7 +308,7 @@ static weft_chunk *take_free(weft_loc *loc, uint64_t *wait_start)
          * flight, waiting would never end. */
         if (loc->chunks_allocated == 0 ||
             (loc->chunks_allocated < CHUNKS_PER_LOCATION && within_memory_bound())) {
-            chunk = chunk_create(loc);
+            chunk = chunk_create(loc, populate);
             if (chunk) {
                 loc->chunks_allocated++;
                 return chunk;
@@ -317,7 +320,7 @@ static weft_chunk *take_free(weft_loc *loc, uint64_t *wait_start)
         if (weft__writer_held()) {
             /* Before MPI_Init nothing can be written: waiting here would
              * never end, so the buffer grows instead. */
-            chunk = chunk_create(loc);
+            chunk = chunk_create(loc, populate);
             if (chunk) {
                 loc->chunks_allocated++;
                 report_growth_once();
@@ -336,9 +339,11 @@ weft_slot *weft__loc_refill(weft_loc *loc, size_t slots)
     pthread_mutex_lock(&loc->mutex);
     if (loc->frozen || loc->idle || slots + 2 > chunk_capacity)
         goto out;
+    /* The thread filled a chunk: it is likely to fill the next one too. */
+    bool filled = loc->chunk && slots > 0;
     hand_over_current(loc, true);
     uint64_t wait_start = 0;
-    weft_chunk *fresh = take_free(loc, &wait_start);
+    weft_chunk *fresh = take_free(loc, filled, &wait_start);
     if (!fresh)
         goto out;
     install(loc, fresh);

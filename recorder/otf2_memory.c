@@ -89,7 +89,7 @@ static void *allocate_chunk(void *user_data, OTF2_FileType file_type, OTF2_Locat
     if (chunk_size == WEFT_OTF2_EVENT_CHUNK_BYTES && pool_count > 0)
         chunk = pool[--pool_count];
     else
-        chunk = weft__pages_map(chunk_size);
+        chunk = weft__pages_map(chunk_size, false);
     if (chunk && !add_held(held, chunk)) {
         weft__pages_unmap(chunk, chunk_size);
         chunk = NULL;
