@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "escape.h"
 #include "progress.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -148,14 +149,8 @@ void weft__check_problem(check_state *c, const check_at *at, const char *fmt, ..
 
 bool weft__check_push(check_vec *v, const void *item, size_t size)
 {
-    if (v->count == v->capacity) {
-        size_t capacity = v->capacity ? 2 * v->capacity : 64;
-        void *grown = realloc(v->items, capacity * size);
-        if (!grown)
-            return false;
-        v->items = grown;
-        v->capacity = capacity;
-    }
+    if (!weft__cli_grow(&v->items, &v->capacity, v->count + 1, size))
+        return false;
     memcpy((char *)v->items + v->count * size, item, size);
     v->count++;
     return true;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The argument vector of the commands `weft compile` runs (compile_argv.h). */
 #include "compile_argv.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -10,17 +11,11 @@ static bool grow(weft_compile_argv *argv)
 {
     if (argv->failed)
         return false;
-    if (argv->count + 2 <= argv->capacity)
+    /* Room for one more argument and the terminating NULL. */
+    if (weft__cli_grow(&argv->items, &argv->capacity, argv->count + 2, sizeof(*argv->items)))
         return true;
-    size_t capacity = argv->capacity ? argv->capacity * 2 : 16;
-    char **items = realloc(argv->items, capacity * sizeof(*items));
-    if (!items) {
-        argv->failed = true;
-        return false;
-    }
-    argv->items = items;
-    argv->capacity = capacity;
-    return true;
+    argv->failed = true;
+    return false;
 }
 
 /* Appends the LEN bytes at TEXT followed by the LEN2 bytes at TEXT2. */

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "compile_text.h"
+#include "grow.h"
 
 static size_t line_length(const char *line)
 {
@@ -242,15 +243,9 @@ static void note_marker(marked_files *set, const char *line, size_t len)
         return;
     marked_file *f = find_file(set, name, name_len);
     if (!f) {
-        if (set->count == set->capacity) {
-            size_t capacity = set->capacity ? 2 * set->capacity : 32;
-            marked_file *grown = realloc(set->files, capacity * sizeof(*grown));
-            if (!grown) {
-                set->failed = true;
-                return;
-            }
-            set->files = grown;
-            set->capacity = capacity;
+        if (!weft__cli_grow(&set->files, &set->capacity, set->count + 1, sizeof(*set->files))) {
+            set->failed = true;
+            return;
         }
         f = &set->files[set->count++];
         *f = (marked_file){name, name_len, false, false};

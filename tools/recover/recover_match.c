@@ -20,6 +20,7 @@
  * Only ends are lost this way, never the middle of a file, so what is kept
  * pairs exactly as it did in the run. */
 #include "recover.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,19 +68,6 @@ typedef struct matching {
     uint32_t member_capacity;
 } matching;
 
-static bool grow(void **items, size_t *capacity, size_t count, size_t size)
-{
-    if (count < *capacity)
-        return true;
-    size_t bigger = *capacity ? 2 * *capacity : 256;
-    void *grown = realloc(*items, bigger * size);
-    if (!grown)
-        return false;
-    *items = grown;
-    *capacity = bigger;
-    return true;
-}
-
 /* The world rank of RANK in global communicator COMM (or OWN for none). */
 static uint32_t world_rank(recover_state *st, matching *m, uint32_t comm, uint32_t rank,
                            uint32_t own)
@@ -108,13 +96,13 @@ static weft_status note(recover_state *st, size_t index, uint64_t position, cons
     uint64_t time = recover_global_time(st, loc->part, e->time);
     switch (e->kind) {
     case WEFT_EVENT_MPI_IRECV_REQUEST:
-        if (!grow((void **)&m->posts, &m->post_capacity, m->post_count, sizeof(posted)))
+        if (!weft__cli_grow(&m->posts, &m->post_capacity, m->post_count + 1, sizeof(posted)))
             return WEFT_ERR_NO_MEMORY;
         m->posts[m->post_count++] = (posted){e->request, time};
         return WEFT_OK;
     case WEFT_EVENT_MPI_ISEND_COMPLETE:
-        if (!grow((void **)&m->completions, &m->completion_capacity, m->completion_count,
-                  sizeof(completion)))
+        if (!weft__cli_grow(&m->completions, &m->completion_capacity, m->completion_count + 1,
+                            sizeof(completion)))
             return WEFT_ERR_NO_MEMORY;
         m->completions[m->completion_count++] = (completion){(uint32_t)index, e->request, position};
         return WEFT_OK;
@@ -135,7 +123,8 @@ static weft_status note(recover_state *st, size_t index, uint64_t position, cons
                 }
             }
         }
-        if (!grow((void **)&m->messages, &m->message_capacity, m->message_count, sizeof(message)))
+        if (!weft__cli_grow(&m->messages, &m->message_capacity, m->message_count + 1,
+                            sizeof(message)))
             return WEFT_ERR_NO_MEMORY;
         m->messages[m->message_count++] = (message){.comm = comm,
                                                     .from = send ? own : peer,
@@ -149,8 +138,8 @@ static weft_status note(recover_state *st, size_t index, uint64_t position, cons
         return WEFT_OK;
     }
     case WEFT_EVENT_MPI_COLLECTIVE_END:
-        if (!grow((void **)&m->collectives, &m->collective_capacity, m->collective_count,
-                  sizeof(collective)))
+        if (!weft__cli_grow(&m->collectives, &m->collective_capacity, m->collective_count + 1,
+                            sizeof(collective)))
             return WEFT_ERR_NO_MEMORY;
         m->collectives[m->collective_count++] = (collective){
             recover_map_comm(st, loc->part, e->ref), own, time, (uint32_t)index, position};
@@ -191,8 +180,8 @@ static int by_member(const void *pa, const void *pb)
 static bool drop(recover_state *st, uint32_t location, uint64_t position)
 {
     struct recover_drops *d = st->drops;
-    if (!grow((void **)&d->positions[location], &d->capacities[location], d->counts[location],
-              sizeof(uint64_t)))
+    if (!weft__cli_grow(&d->positions[location], &d->capacities[location], d->counts[location] + 1,
+                        sizeof(uint64_t)))
         return false;
     d->positions[location][d->counts[location]++] = position;
     return true;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "weft/recorder.h"
+#include "grow.h"
 
 enum { SCOPE_REGION = 1, SCOPE_PROGRAM, SCOPE_TEAM, SCOPE_FORK, SCOPE_LOCK };
 
@@ -74,14 +75,8 @@ uint64_t recover_global_time(const recover_state *st, size_t part, uint64_t tick
 
 static bool push(copying *c, scope s)
 {
-    if (c->depth == c->capacity) {
-        size_t capacity = c->capacity ? 2 * c->capacity : 64;
-        scope *grown = realloc(c->stack, capacity * sizeof(*grown));
-        if (!grown)
-            return false;
-        c->stack = grown;
-        c->capacity = capacity;
-    }
+    if (!weft__cli_grow(&c->stack, &c->capacity, c->depth + 1, sizeof(*c->stack)))
+        return false;
     c->stack[c->depth++] = s;
     return true;
 }

@@ -6,6 +6,7 @@
  * begin is left out (weft check reports it). Rows of one rank and file name are
  * one (a file opened twice, or on two handles). */
 #include "summary_state.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -28,14 +29,9 @@ weft_status weft__summary_io_begin_location(summary_state *s)
 
 static weft_status io_begin(summary_state *s, const weft_trace_event *e)
 {
-    if (s->io_open_count == s->io_open_capacity) {
-        size_t capacity = s->io_open_capacity ? 2 * s->io_open_capacity : 16;
-        struct summary_io_open *grown = realloc(s->io_open, capacity * sizeof(*grown));
-        if (!grown)
-            return WEFT_ERR_NO_MEMORY;
-        s->io_open = grown;
-        s->io_open_capacity = capacity;
-    }
+    if (!weft__cli_grow(&s->io_open, &s->io_open_capacity, s->io_open_count + 1,
+                        sizeof(*s->io_open)))
+        return WEFT_ERR_NO_MEMORY;
     s->io_open[s->io_open_count++] = (struct summary_io_open){e->request, e->time, e->op};
     return WEFT_OK;
 }

@@ -7,6 +7,7 @@
  * The same stack gives the OpenMP waiting of the location: the time spent in
  * barrier regions, and lock waiting (see weft__summary_lock_acquired). */
 #include "summary.h"
+#include "grow.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -106,14 +107,8 @@ weft_status weft__summary_enter(weft_summary_builder *b, size_t region, uint64_t
 {
     if (region >= b->region_count)
         return WEFT_ERR_RANGE;
-    if (b->depth == b->stack_capacity) {
-        size_t capacity = b->stack_capacity ? 2 * b->stack_capacity : 64;
-        frame *grown = realloc(b->stack, capacity * sizeof(*grown));
-        if (!grown)
-            return WEFT_ERR_NO_MEMORY;
-        b->stack = grown;
-        b->stack_capacity = capacity;
-    }
+    if (!weft__cli_grow(&b->stack, &b->stack_capacity, b->depth + 1, sizeof(*b->stack)))
+        return WEFT_ERR_NO_MEMORY;
     see_time(b, t);
     b->stack[b->depth++] = (frame){.region = region, .enter_ticks = t, .child_ticks = 0};
     b->open_count[region]++;

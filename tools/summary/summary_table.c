@@ -5,6 +5,7 @@
  * probing, at most half full) finds them. Memory grows with the number of
  * keys only, and a lookup costs a hash and a probe or two. */
 #include "summary.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -90,16 +91,8 @@ uint64_t *weft__summary_table_counters(weft_summary_table *t, uint64_t key)
             return NULL;
         slot = find_slot(t, key);
     }
-    if (t->row_count == t->row_capacity) {
-        size_t capacity = t->row_capacity ? 2 * t->row_capacity : 32;
-        if (capacity > SIZE_MAX / sizeof(row))
-            return NULL;
-        row *rows = realloc(t->rows, capacity * sizeof(*rows));
-        if (!rows)
-            return NULL;
-        t->rows = rows;
-        t->row_capacity = capacity;
-    }
+    if (!weft__cli_grow(&t->rows, &t->row_capacity, t->row_count + 1, sizeof(*t->rows)))
+        return NULL;
     row *r = &t->rows[t->row_count];
     memset(r, 0, sizeof(*r));
     r->key = key;

@@ -6,25 +6,10 @@
  * an MPI event can be turned into a world rank. Memory grows with the number
  * of definitions only. */
 #include "trace_reader.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* Makes room for one more item in a growable array of COUNT items. Returns
- * the array to use from now on (ITEMS itself while there is room), or NULL
- * when out of memory, leaving ITEMS and *CAPACITY as they were. */
-static void *room_for_one(void *items, size_t *capacity, size_t count, size_t item_size)
-{
-    if (count < *capacity)
-        return items;
-    size_t grown_capacity = *capacity ? 2 * *capacity : 64;
-    if (grown_capacity > SIZE_MAX / item_size)
-        return NULL;
-    void *grown = realloc(items, grown_capacity * item_size);
-    if (grown)
-        *capacity = grown_capacity;
-    return grown;
-}
 
 /* --- Callbacks ----------------------------------------------------------------- */
 
@@ -46,13 +31,11 @@ static OTF2_CallbackCode on_string(void *user_data, OTF2_StringRef self, const c
     string_def def = {.ref = self, .text = strdup(text ? text : "")};
     if (!def.text)
         return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
-    string_def *grown =
-        room_for_one(st->strings, &st->string_capacity, st->string_count, sizeof(*grown));
-    if (!grown) {
+    if (!weft__cli_grow(&st->strings, &st->string_capacity, st->string_count + 1,
+                        sizeof(*st->strings))) {
         free(def.text);
         return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
     }
-    st->strings = grown;
     st->strings[st->string_count++] = def;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -74,11 +57,9 @@ static OTF2_CallbackCode on_region(void *user_data, OTF2_RegionRef self, OTF2_St
                       .begin_line = begin_line,
                       .paradigm = paradigm,
                       .role = role};
-    region_def *grown =
-        room_for_one(st->regions, &st->region_capacity, st->region_count, sizeof(*grown));
-    if (!grown)
+    if (!weft__cli_grow(&st->regions, &st->region_capacity, st->region_count + 1,
+                        sizeof(*st->regions)))
         return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
-    st->regions = grown;
     st->regions[st->region_count++] = def;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -97,11 +78,8 @@ static OTF2_CallbackCode on_location_group(void *user_data, OTF2_LocationGroupRe
                      .name_ref = name,
                      .type = type,
                      .rank = self < WEFT_TRACE_NO_RANK ? (uint32_t)self : WEFT_TRACE_NO_RANK};
-    group_def *grown =
-        room_for_one(st->groups, &st->group_capacity, st->group_count, sizeof(*grown));
-    if (!grown)
+    if (!weft__cli_grow(&st->groups, &st->group_capacity, st->group_count + 1, sizeof(*st->groups)))
         return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
-    st->groups = grown;
     st->groups[st->group_count++] = def;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -117,11 +95,9 @@ static OTF2_CallbackCode on_location(void *user_data, OTF2_LocationRef self, OTF
                         .event_count = event_count,
                         .type = type,
                         .rank = WEFT_TRACE_NO_RANK};
-    location_def *grown =
-        room_for_one(st->locations, &st->location_capacity, st->location_count, sizeof(*grown));
-    if (!grown)
+    if (!weft__cli_grow(&st->locations, &st->location_capacity, st->location_count + 1,
+                        sizeof(*st->locations)))
         return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
-    st->locations = grown;
     st->locations[st->location_count++] = def;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -143,13 +119,11 @@ static OTF2_CallbackCode on_group(void *user_data, OTF2_GroupRef self, OTF2_Stri
             return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
         memcpy(def.members, members, count * sizeof(*def.members));
     }
-    members_def *grown = room_for_one(st->member_groups, &st->member_group_capacity,
-                                      st->member_group_count, sizeof(*grown));
-    if (!grown) {
+    if (!weft__cli_grow(&st->member_groups, &st->member_group_capacity, st->member_group_count + 1,
+                        sizeof(*st->member_groups))) {
         free(def.members);
         return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
     }
-    st->member_groups = grown;
     st->member_groups[st->member_group_count++] = def;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -161,10 +135,8 @@ static OTF2_CallbackCode on_comm(void *user_data, OTF2_CommRef self, OTF2_String
     (void)flags;
     weft_trace_reader *st = user_data;
     comm_def def = {.ref = self, .name_ref = name, .group_ref = group, .members = NOT_FOUND};
-    comm_def *grown = room_for_one(st->comms, &st->comm_capacity, st->comm_count, sizeof(*grown));
-    if (!grown)
+    if (!weft__cli_grow(&st->comms, &st->comm_capacity, st->comm_count + 1, sizeof(*st->comms)))
         return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
-    st->comms = grown;
     st->comms[st->comm_count++] = def;
     return OTF2_CALLBACK_SUCCESS;
 }
@@ -196,11 +168,9 @@ static OTF2_CallbackCode on_location_property(void *user_data, OTF2_LocationRef 
     }
     if (number == 0)
         return OTF2_CALLBACK_SUCCESS; /* nothing lost, nothing to keep */
-    property_def *grown =
-        room_for_one(st->properties, &st->property_capacity, st->property_count, sizeof(*grown));
-    if (!grown)
+    if (!weft__cli_grow(&st->properties, &st->property_capacity, st->property_count + 1,
+                        sizeof(*st->properties)))
         return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
-    st->properties = grown;
     st->properties[st->property_count++] =
         (property_def){.location = location, .name_ref = name, .value = number};
     return OTF2_CALLBACK_SUCCESS;

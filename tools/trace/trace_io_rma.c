@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "trace_reader.h"
+#include "grow.h"
 
 typedef struct io_rma_def {
     uint64_t ref;
@@ -32,14 +33,8 @@ static bool add(weft_trace_reader *reader, def_table *(*which)(struct weft_trace
             return false;
     }
     def_table *t = which(reader->io_rma);
-    if (t->count == t->capacity) {
-        size_t capacity = t->capacity ? 2 * t->capacity : 16;
-        io_rma_def *grown = realloc(t->items, capacity * sizeof(*grown));
-        if (!grown)
-            return false;
-        t->items = grown;
-        t->capacity = capacity;
-    }
+    if (!weft__cli_grow(&t->items, &t->capacity, t->count + 1, sizeof(*t->items)))
+        return false;
     t->items[t->count++] = (io_rma_def){ref, name, other};
     return true;
 }

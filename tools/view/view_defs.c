@@ -7,6 +7,7 @@
  * and the run's length from the ClockProperties definition. */
 #include "view.h"
 #include "summary.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,14 +20,8 @@ static int64_t file_index(view_defs *d, const char *file)
         if (strcmp(d->files[i], file) == 0)
             return (int64_t)i;
     }
-    if (d->file_count == d->file_capacity) {
-        size_t cap = d->file_capacity ? 2 * d->file_capacity : 16;
-        char **grown = realloc(d->files, cap * sizeof(*grown));
-        if (!grown)
-            return -2;
-        d->files = grown;
-        d->file_capacity = cap;
-    }
+    if (!weft__cli_grow(&d->files, &d->file_capacity, d->file_count + 1, sizeof(*d->files)))
+        return -2;
     if (!(d->files[d->file_count] = strdup(file)))
         return -2;
     return (int64_t)d->file_count++;

@@ -8,6 +8,7 @@
  * never go back on one location (a later event earlier than the one before
  * it is taken at that one's time), so visits of one depth never overlap. */
 #include "view.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,14 +45,8 @@ bool weft__view_nest_enter(view_nest *n, uint64_t region, uint64_t time)
 {
     if (region >= n->region_count)
         return true;
-    if (n->depth == n->capacity) {
-        size_t cap = n->capacity ? 2 * n->capacity : 64;
-        view_frame *grown = realloc(n->stack, cap * sizeof(*grown));
-        if (!grown)
-            return false;
-        n->stack = grown;
-        n->capacity = cap;
-    }
+    if (!weft__cli_grow(&n->stack, &n->capacity, n->depth + 1, sizeof(*n->stack)))
+        return false;
     advance(n, time);
     n->stack[n->depth++] = (view_frame){region, n->now, n->open[region] == 0};
     n->open[region]++;

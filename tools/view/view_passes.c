@@ -10,6 +10,7 @@
  *               time (each location's in leave order).
  * Both passes nest regions through view_nest.c, so they see the same visits. */
 #include "view.h"
+#include "grow.h"
 
 #include <stdlib.h>
 
@@ -88,14 +89,10 @@ static weft_status message(view_state *s, const weft_trace_event *e, bool send, 
 
 static weft_status irecv_request(view_state *s, const weft_trace_event *e)
 {
-    if (s->request_count == s->request_capacity) {
-        size_t cap = s->request_capacity ? 2 * s->request_capacity : 64;
-        uint64_t *grown = realloc(s->requests, cap * 2 * sizeof(*grown));
-        if (!grown)
-            return WEFT_ERR_NO_MEMORY;
-        s->requests = grown;
-        s->request_capacity = cap;
-    }
+    /* Two words per request: its id and the time of its MPI_Irecv. */
+    if (!weft__cli_grow(&s->requests, &s->request_capacity, s->request_count + 1,
+                        2 * sizeof(*s->requests)))
+        return WEFT_ERR_NO_MEMORY;
     s->requests[2 * s->request_count] = e->request;
     s->requests[2 * s->request_count + 1] = e->time;
     s->request_count++;

@@ -8,6 +8,7 @@
  * the buffer plus one stdio buffer per run, whatever the number of records;
  * the disk holds the records themselves. */
 #include "view.h"
+#include "grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -74,16 +75,10 @@ static void write_run(view_spill *s)
         s->failed = true;
         return;
     }
-    if (s->run_count == s->run_capacity) {
-        size_t cap = s->run_capacity ? 2 * s->run_capacity : 16;
-        FILE **grown = realloc(s->runs, cap * sizeof(*grown));
-        if (!grown) {
-            fclose(f);
-            s->failed = true;
-            return;
-        }
-        s->runs = grown;
-        s->run_capacity = cap;
+    if (!weft__cli_grow(&s->runs, &s->run_capacity, s->run_count + 1, sizeof(*s->runs))) {
+        fclose(f);
+        s->failed = true;
+        return;
     }
     s->runs[s->run_count++] = f;
     s->buffered = 0;
