@@ -26,15 +26,16 @@ typedef struct command {
 static const command commands[] = {
     {"check",   "check that a trace is sound; one line per problem", weft__cli_check},
     {"compile", "wrap a compiler: instrument OpenMP with OPARI2, link libweft", weft__cli_compile},
-    {"convert", "convert a legacy trace (EPILOG, EPIK archive, OTF version 1) into OTF2", weft__cli_convert},
+    {"convert", "convert a legacy trace (EPILOG, EPIK, OTF version 1) to OTF2",
+                weft__cli_convert},
     {"info",    "show the version, what was built in, and every WEFT_* variable", weft__cli_info},
     {"recover", "make a trace of what a run that could not finish left on disk",
                 weft__cli_recover},
     {"run",     "trace an unmodified program: preload weft's libraries, then run it",
                 weft__cli_run},
-    {"summary", "print a per-region profile (visits, inclusive/exclusive time) of a trace",
+    {"summary", "profile a trace per region: visits, inclusive and exclusive time",
                 weft__cli_summary},
-    {"view",    "write the timeline of a trace as one HTML page for any browser, offline",
+    {"view",    "write a trace's timeline as one HTML page for any browser, offline",
                 weft__cli_view},
 };
 /* clang-format on */
