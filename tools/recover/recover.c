@@ -22,6 +22,7 @@
 
 #include "cli.h"
 #include "trace_reader.h"
+#include "escape.h"
 
 static void print_help(void)
 {
@@ -77,7 +78,7 @@ static bool move_aside(const recover_state *st, const char *name)
         remove_tree(to);
     if (rename(from, to) == 0)
         return true;
-    fprintf(stderr, "%s: cannot move '%s' to '%s': %s\n", RECOVER, from, to, strerror(errno));
+    weft__cli_line(stderr, "%s: cannot move '%s' to '%s': %s", RECOVER, from, to, strerror(errno));
     return false;
 }
 
@@ -90,24 +91,26 @@ static int find_leftovers(recover_state *st)
     snprintf(anchor, sizeof(anchor), "%s/" WEFT_TRACE_ANCHOR_NAME, st->dir);
     struct stat sb;
     if (stat(st->dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
-        fprintf(stderr, "%s: '%s' is not a directory: %s\n", RECOVER, st->dir,
-                errno ? strerror(errno) : "a file");
+        weft__cli_line(stderr, "%s: '%s' is not a directory: %s", RECOVER, st->dir,
+                       errno ? strerror(errno) : "a file");
         return WEFT_CLI_EXIT_FAILURE;
     }
     bool interrupted = exists(st->leftovers);
     if (!interrupted && !exists(journal)) {
         if (exists(anchor)) {
-            printf("%s: '%s' holds a complete trace; nothing to recover\n", RECOVER, st->dir);
+            weft__cli_line(stdout, "%s: '%s' holds a complete trace; nothing to recover", RECOVER,
+                           st->dir);
             return -1;
         }
-        fprintf(stderr,
-                "%s: '%s' has no journal/ (it is not an experiment directory weft "
-                "recorded into, or nothing reached its disk)\n",
-                RECOVER, st->dir);
+        weft__cli_line(stderr,
+                       "%s: '%s' has no journal/ (it is not an experiment directory weft "
+                       "recorded into, or nothing reached its disk)",
+                       RECOVER, st->dir);
         return WEFT_CLI_EXIT_FAILURE;
     }
     if (!interrupted && mkdir(st->leftovers, 0777) != 0) {
-        fprintf(stderr, "%s: cannot create '%s': %s\n", RECOVER, st->leftovers, strerror(errno));
+        weft__cli_line(stderr, "%s: cannot create '%s': %s", RECOVER, st->leftovers,
+                       strerror(errno));
         return WEFT_CLI_EXIT_FAILURE;
     }
     /* A recovery that was interrupted may have moved part of a new trace
@@ -198,34 +201,43 @@ static void report(const recover_state *st)
                      strsignal((int)part->signal));
         else
             snprintf(how, sizeof(how), "%s", weft_journal_state_text(part->state));
-        printf("%s: rank %u (process %u on %s) %s: %" PRIu64 " events of %" PRIu64
-               " thread%s recovered",
-               RECOVER, part->rank, part->pid, part->host[0] ? part->host : "?", how, events,
-               locations, locations == 1 ? "" : "s");
+        char closed_text[96] = "", dropped_text[112] = "";
         if (closed)
-            printf("; %" PRIu64 " region%s, team%s, fork%s or lock%s open at the end closed",
-                   closed, S(closed), S(closed), S(closed), S(closed));
+            snprintf(closed_text, sizeof(closed_text),
+                     "; %" PRIu64 " region%s, team%s, fork%s or lock%s open at the end closed",
+                     closed, S(closed), S(closed), S(closed), S(closed));
         if (dropped)
-            printf("; %" PRIu64 " event%s left out (messages or collectives whose partner was "
-                   "lost)",
-                   dropped, S(dropped));
-        printf("\n");
+            snprintf(dropped_text, sizeof(dropped_text),
+                     "; %" PRIu64 " event%s left out (messages or collectives whose partner was "
+                     "lost)",
+                     dropped, S(dropped));
+        /* The host name comes from the journal, a file like any other. */
+        weft__cli_line(stdout,
+                       "%s: rank %u (process %u on %s) %s: %" PRIu64 " events of %" PRIu64
+                       " thread%s recovered%s%s",
+                       RECOVER, part->rank, part->pid, part->host[0] ? part->host : "?", how,
+                       events, locations, locations == 1 ? "" : "s", closed_text, dropped_text);
         if (cut || damaged)
-            printf("%s: rank %u: %" PRIu64 " bytes of partly written event chunks and %" PRIu64
-                   " damaged event files cut short\n",
-                   RECOVER, part->rank, cut, damaged);
+            weft__cli_line(stdout,
+                           "%s: rank %u: %" PRIu64
+                           " bytes of partly written event chunks and %" PRIu64
+                           " damaged event files cut short",
+                           RECOVER, part->rank, cut, damaged);
         if (part_lost_events(part)) {
-            printf("%s: rank %u: lost: what it had recorded but not yet written when it ended "
-                   "(up to WEFT_BUFFER_SIZE per thread, and what OTF2 held)\n",
-                   RECOVER, part->rank);
+            weft__cli_line(
+                stdout,
+                "%s: rank %u: lost: what it had recorded but not yet written when it ended "
+                "(up to WEFT_BUFFER_SIZE per thread, and what OTF2 held)",
+                RECOVER, part->rank);
             losses = true;
         }
     }
     /* As weft check says it (docs/FAULTS.md): consistent, and complete only
      * when nothing was lost. */
-    printf("%s: %s trace of %" PRIu64 " events on %zu thread%s%s: %s/traces.otf2\n", RECOVER,
-           losses ? "a" : "a sound", st->events_written, st->location_count,
-           st->location_count == 1 ? "" : "s", losses ? ", recovered with losses" : "", st->dir);
+    weft__cli_line(stdout, "%s: %s trace of %" PRIu64 " events on %zu thread%s%s: %s/traces.otf2",
+                   RECOVER, losses ? "a" : "a sound", st->events_written, st->location_count,
+                   st->location_count == 1 ? "" : "s", losses ? ", recovered with losses" : "",
+                   st->dir);
 }
 
 /* The trace says itself what recover did (docs/dev/OTF2-CONVENTIONS.md,
@@ -256,8 +268,8 @@ static bool move_into_place(const recover_state *st, const char *fresh)
         if (!exists(from))
             continue;
         if (rename(from, to) != 0) {
-            fprintf(stderr, "%s: cannot move '%s' to '%s': %s\n", RECOVER, from, to,
-                    strerror(errno));
+            weft__cli_line(stderr, "%s: cannot move '%s' to '%s': %s", RECOVER, from, to,
+                           strerror(errno));
             return false;
         }
     }
@@ -277,7 +289,7 @@ static weft_status recover(recover_state *st)
     snprintf(journal, sizeof(journal), "%s/%s", st->leftovers, WEFT_JOURNAL_DIR);
     status = weft_journal_read(journal, st->reg, &st->parts, &st->part_count, err, sizeof(err));
     if (status != WEFT_OK)
-        fprintf(stderr, "%s: %s\n", RECOVER, err);
+        weft__cli_line(stderr, "%s: %s", RECOVER, err);
     if (status == WEFT_OK)
         status = recover_shadow_create(st);
     if (status == WEFT_OK && has_mpi(st))
@@ -298,24 +310,22 @@ static weft_status recover(recover_state *st)
     return status;
 }
 
+static int parse_option(int argc, char **argv, int *i, void *options)
+{
+    (void)argc;
+    if (strcmp(argv[*i], "--keep-leftovers") != 0)
+        return weft__cli_usage_error("recover", "unknown option '%s'", argv[*i]);
+    *(bool *)options = true;
+    return -1;
+}
+
 int weft__cli_recover(int argc, char **argv)
 {
     const char *dir = NULL;
     bool keep = false;
-    for (int i = 1; i < argc; i++) {
-        if (weft__cli_is_help(argv[i])) {
-            print_help();
-            return WEFT_CLI_EXIT_OK;
-        }
-        if (strcmp(argv[i], "--keep-leftovers") == 0)
-            keep = true;
-        else if (argv[i][0] == '-' && argv[i][1])
-            return weft__cli_usage_error("recover", "unknown option '%s'", argv[i]);
-        else if (dir)
-            return weft__cli_usage_error("recover", "give one directory");
-        else
-            dir = argv[i];
-    }
+    int code = weft__cli_parse_line(argc, argv, "recover", parse_option, &keep, print_help, &dir);
+    if (code >= 0)
+        return code;
     if (!dir)
         return weft__cli_usage_error("recover", "give the experiment directory to recover");
     recover_state st = {.dir = dir};
@@ -329,10 +339,10 @@ int weft__cli_recover(int argc, char **argv)
         if (!keep)
             remove_tree(st.leftovers);
         else
-            printf("%s: the leftovers are kept in %s\n", RECOVER, st.leftovers);
+            weft__cli_line(stdout, "%s: the leftovers are kept in %s", RECOVER, st.leftovers);
     } else {
-        fprintf(stderr, "%s: no trace was recovered; the leftovers are in %s\n", RECOVER,
-                st.leftovers);
+        weft__cli_line(stderr, "%s: no trace was recovered; the leftovers are in %s", RECOVER,
+                       st.leftovers);
     }
     recover_match_free(&st);
     weft_journal_free(st.parts, st.part_count);

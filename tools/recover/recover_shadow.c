@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "weft/log.h"
+#include "escape.h"
 
 static OTF2_FlushType pre_flush(void *user_data, OTF2_FileType file_type, OTF2_LocationRef location,
                                 void *caller_data, bool final)
@@ -62,8 +63,8 @@ static bool ok(OTF2_ErrorCode code, const recover_state *st, const char *what)
 {
     if (code == OTF2_SUCCESS)
         return true;
-    fprintf(stderr, "%s: %s '%s': %s\n", RECOVER, what, st->shadow,
-            OTF2_Error_GetDescription(code));
+    weft__cli_line(stderr, "%s: %s '%s': %s", RECOVER, what, st->shadow,
+                   OTF2_Error_GetDescription(code));
     return false;
 }
 
@@ -74,7 +75,7 @@ static weft_status write_definitions(recover_state *st)
         st->shadow, "traces", OTF2_FILEMODE_WRITE, first->event_chunk_bytes,
         first->definition_chunk_bytes, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!archive) {
-        fprintf(stderr, "%s: cannot write an OTF2 archive in '%s'\n", RECOVER, st->shadow);
+        weft__cli_line(stderr, "%s: cannot write an OTF2 archive in '%s'", RECOVER, st->shadow);
         return WEFT_ERR_OTF2;
     }
     bool good =
@@ -162,8 +163,8 @@ static weft_status link_event_file(recover_state *st, recover_location *loc)
     } else {
         uint64_t whole = size / chunk * chunk;
         if (whole < size && truncate(from, (off_t)whole) != 0) {
-            fprintf(stderr, "%s: cannot cut the partly written end off '%s': %s\n", RECOVER, from,
-                    strerror(errno));
+            weft__cli_line(stderr, "%s: cannot cut the partly written end off '%s': %s", RECOVER,
+                           from, strerror(errno));
             return WEFT_ERR_IO;
         }
         loc->bytes_cut = size - whole;
@@ -175,8 +176,8 @@ static weft_status link_event_file(recover_state *st, recover_location *loc)
     int rc = absolute ? symlink(absolute, to) : -1;
     free(absolute);
     if (rc != 0) {
-        fprintf(stderr, "%s: cannot link '%s' into '%s': %s\n", RECOVER, from, st->shadow,
-                strerror(errno));
+        weft__cli_line(stderr, "%s: cannot link '%s' into '%s': %s", RECOVER, from, st->shadow,
+                       strerror(errno));
         return WEFT_ERR_IO;
     }
     loc->has_file = true;
@@ -187,7 +188,7 @@ weft_status recover_shadow_create(recover_state *st)
 {
     weft_status status = list_locations(st);
     if (status == WEFT_OK && mkdir(st->shadow, 0777) != 0) {
-        fprintf(stderr, "%s: cannot create '%s': %s\n", RECOVER, st->shadow, strerror(errno));
+        weft__cli_line(stderr, "%s: cannot create '%s': %s", RECOVER, st->shadow, strerror(errno));
         status = WEFT_ERR_IO;
     }
     if (status == WEFT_OK)
@@ -195,7 +196,7 @@ weft_status recover_shadow_create(recover_state *st)
     char traces[4400];
     snprintf(traces, sizeof(traces), "%s/traces", st->shadow);
     if (status == WEFT_OK && mkdir(traces, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "%s: cannot create '%s': %s\n", RECOVER, traces, strerror(errno));
+        weft__cli_line(stderr, "%s: cannot create '%s': %s", RECOVER, traces, strerror(errno));
         status = WEFT_ERR_IO;
     }
     for (size_t l = 0; status == WEFT_OK && l < st->location_count; l++)
