@@ -41,13 +41,31 @@ static int archive_collectives(void *archive, void *data)
                : -1;
 }
 
-static int job_bcast(void *buf, uint64_t bytes, uint32_t root, void *data)
+/* One part of a message of weft's own, at most INT_MAX bytes (MPI's count),
+ * to or from PEER (the root of a broadcast). */
+typedef int part_fn(char *at, int bytes, uint32_t peer);
+
+static int bcast_part(char *at, int bytes, uint32_t root)
 {
-    (void)data;
-    char *at = buf;
+    return PMPI_Bcast(at, bytes, MPI_BYTE, (int)root, private_comm);
+}
+
+static int send_part(char *at, int bytes, uint32_t to)
+{
+    return PMPI_Send(at, bytes, MPI_BYTE, (int)to, JOB_TAG, private_comm);
+}
+
+static int recv_part(char *at, int bytes, uint32_t from)
+{
+    return PMPI_Recv(at, bytes, MPI_BYTE, (int)from, JOB_TAG, private_comm, MPI_STATUS_IGNORE);
+}
+
+/* Moves BYTES at AT in parts (none for 0 bytes); 0, or -1 when MPI failed. */
+static int in_parts(part_fn *move, char *at, uint64_t bytes, uint32_t peer)
+{
     while (bytes > 0) {
         int part = bytes > INT_MAX ? INT_MAX : (int)bytes;
-        if (PMPI_Bcast(at, part, MPI_BYTE, (int)root, private_comm) != MPI_SUCCESS)
+        if (move(at, part, peer) != MPI_SUCCESS)
             return -1;
         at += part;
         bytes -= (uint64_t)part;
@@ -55,23 +73,21 @@ static int job_bcast(void *buf, uint64_t bytes, uint32_t root, void *data)
     return 0;
 }
 
-/* A message of any size: its length (8 bytes), then the bytes in parts of
- * at most INT_MAX, MPI's count. Messages between two ranks on one tag do
- * not overtake each other, so the parts arrive in order. */
+static int job_bcast(void *buf, uint64_t bytes, uint32_t root, void *data)
+{
+    (void)data;
+    return in_parts(bcast_part, buf, bytes, root);
+}
+
+/* A message of any size: its length (8 bytes), then the bytes in parts.
+ * Messages between two ranks on one tag do not overtake each other, so the
+ * parts arrive in order. */
 static int job_send(const void *buf, uint64_t bytes, uint32_t to, void *data)
 {
     (void)data;
     if (PMPI_Send(&bytes, 1, MPI_UINT64_T, (int)to, JOB_TAG, private_comm) != MPI_SUCCESS)
         return -1;
-    const char *at = buf;
-    do {
-        int part = bytes > INT_MAX ? INT_MAX : (int)bytes;
-        if (PMPI_Send(at, part, MPI_BYTE, (int)to, JOB_TAG, private_comm) != MPI_SUCCESS)
-            return -1;
-        at += part;
-        bytes -= (uint64_t)part;
-    } while (bytes > 0);
-    return 0;
+    return in_parts(send_part, (char *)buf, bytes, to); /* only read */
 }
 
 static int job_recv(void **buf, uint64_t *bytes, uint32_t from, void *data)
@@ -86,18 +102,10 @@ static int job_recv(void **buf, uint64_t *bytes, uint32_t from, void *data)
     char *space = length < SIZE_MAX ? malloc(length ? (size_t)length : 1) : NULL;
     if (!space)
         return -1; /* the parts stay unreceived: the job is broken anyway */
-    char *at = space;
-    uint64_t left = length;
-    do {
-        int part = left > INT_MAX ? INT_MAX : (int)left;
-        if (PMPI_Recv(at, part, MPI_BYTE, (int)from, JOB_TAG, private_comm, MPI_STATUS_IGNORE) !=
-            MPI_SUCCESS) {
-            free(space);
-            return -1;
-        }
-        at += part;
-        left -= (uint64_t)part;
-    } while (left > 0);
+    if (in_parts(recv_part, space, length, from) != 0) {
+        free(space);
+        return -1;
+    }
     *buf = space;
     *bytes = length;
     return 0;
