@@ -75,11 +75,15 @@ bool weft__spill_active(const weft_loc *loc)
     return loc->spilled && loc->spilled->active;
 }
 
-static bool write_all(const void *data, size_t bytes, uint64_t offset)
+/* Writes (pwrite) or reads (pread) all BYTES at OFFSET of the spill file,
+ * going on after short transfers and interruptions (DATA is only read
+ * when writing). */
+static bool transfer_all(bool writing, void *data, size_t bytes, uint64_t offset)
 {
-    const char *p = data;
+    char *p = data;
     while (bytes > 0) {
-        ssize_t n = pwrite(fd, p, bytes, (off_t)offset);
+        ssize_t n =
+            writing ? pwrite(fd, p, bytes, (off_t)offset) : pread(fd, p, bytes, (off_t)offset);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -104,7 +108,7 @@ bool weft__spill_park(weft_loc *loc, const weft_slot *slots, size_t count, uint6
         s->capacity = capacity;
     }
     size_t bytes = count * sizeof(weft_slot);
-    if (count > 0 && (!open_file() || !write_all(slots, bytes, end_offset)))
+    if (count > 0 && (!open_file() || !transfer_all(true, (void *)slots, bytes, end_offset)))
         goto cannot;
     s->extents[s->count++] = (extent){end_offset, count, events, ends_thread};
     end_offset += bytes;
@@ -114,22 +118,6 @@ cannot:
      * and later chunks go to OTF2's memory. */
     s->active = false;
     return false;
-}
-
-static bool read_all(void *data, size_t bytes, uint64_t offset)
-{
-    char *p = data;
-    while (bytes > 0) {
-        ssize_t n = pread(fd, p, bytes, (off_t)offset);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        p += n;
-        bytes -= (size_t)n;
-        offset += (uint64_t)n;
-    }
-    return true;
 }
 
 uint64_t weft__spill_replay(weft_loc *loc, weft_spill_writer write)
@@ -145,7 +133,8 @@ uint64_t weft__spill_replay(weft_loc *loc, weft_spill_writer write)
     weft_slot *buffer = largest ? weft_alloc(largest * sizeof(weft_slot)) : NULL;
     for (size_t i = 0; i < s->count; i++) {
         const extent *e = &s->extents[i];
-        if (e->slots == 0 || (buffer && read_all(buffer, e->slots * sizeof(weft_slot), e->offset)))
+        if (e->slots == 0 ||
+            (buffer && transfer_all(false, buffer, e->slots * sizeof(weft_slot), e->offset)))
             write(loc, buffer, e->slots, e->ends_thread);
         else
             lost += e->events;
