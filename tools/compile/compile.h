@@ -67,11 +67,11 @@ int weft__compile_load_cflags(weft_compile_ctx *ctx);
  * weft__compile_explain_failure, which names the source. */
 int weft__compile_opari2(weft_compile_ctx *ctx, const char *input, weft_compile_lang lang,
                          const char *output, bool preprocessed);
-/* PATH with its last suffix replaced by SUFFIX; the directory of PATH;
- * PATH's last component. Both malloc'ed; NULL when out of memory. */
+/* PATH with its last suffix replaced by SUFFIX; the directory of PATH.
+ * Both malloc'ed; NULL when out of memory. (PATH's last component:
+ * weft__compile_base_name, compile_args.h.) */
 char *weft__compile_with_suffix(const char *path, const char *suffix);
 char *weft__compile_dir_name(const char *path);
-const char *weft__compile_base_name(const char *path);
 /* After step STATUS failed for source INDEX: when the source compiles
  * without weft (the compiler asked quietly), says so in one line naming the
  * file KEPT (the instrumented copy, or what opari2 read) and keeps the work

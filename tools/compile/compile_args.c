@@ -116,7 +116,7 @@ static bool has_any_prefix(const char *arg, const char *const *list, size_t coun
     return false;
 }
 
-static const char *base_name(const char *path)
+const char *weft__compile_base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
@@ -124,8 +124,8 @@ static const char *base_name(const char *path)
 
 weft_compile_lang weft__compile_lang_of(const char *path)
 {
-    const char *dot = strrchr(base_name(path), '.');
-    if (!dot || dot == base_name(path))
+    const char *dot = strrchr(weft__compile_base_name(path), '.');
+    if (!dot || dot == weft__compile_base_name(path))
         return WEFT_COMPILE_LANG_NONE;
     for (size_t i = 0; i < COUNT(suffix_langs); i++) {
         if (strcmp(dot + 1, suffix_langs[i].suffix) == 0)
@@ -136,7 +136,7 @@ weft_compile_lang weft__compile_lang_of(const char *path)
 
 bool weft__compile_is_object(const char *path)
 {
-    const char *name = base_name(path);
+    const char *name = weft__compile_base_name(path);
     const char *dot = strrchr(name, '.');
     if (!dot || dot == name)
         return false;
@@ -156,7 +156,7 @@ bool weft__compile_is_object(const char *path)
 
 bool weft__compile_is_mpi_wrapper(const char *compiler)
 {
-    const char *name = base_name(compiler);
+    const char *name = weft__compile_base_name(compiler);
     for (size_t i = 0; i < COUNT(mpi_wrappers); i++) {
         size_t len = strlen(mpi_wrappers[i]);
         if (strncmp(name, mpi_wrappers[i], len) != 0)
@@ -191,7 +191,7 @@ bool weft__compile_preprocesses(const weft_compile_plan *plan, int index)
     if (plan->fortran_cpp >= 0)
         return plan->fortran_cpp == 1;
     /* gfortran preprocesses the upper-case suffixes, and .fpp */
-    const char *dot = strrchr(base_name(plan->argv[index]), '.');
+    const char *dot = strrchr(weft__compile_base_name(plan->argv[index]), '.');
     if (!dot)
         return false;
     static const char *const preprocessed[] = {"F",   "FOR", "FTN", "fpp", "FPP",
@@ -352,8 +352,7 @@ static void settle_sources(weft_compile_plan *plan, const scan *s)
             plan->input_count++;
             continue;
         }
-        bool fortran = plan->langs[i] == WEFT_COMPILE_LANG_FORTRAN_FIXED ||
-                       plan->langs[i] == WEFT_COMPILE_LANG_FORTRAN_FREE;
+        bool fortran = weft__compile_is_fortran(plan->langs[i]);
         if (fortran && s->fortran_free)
             plan->langs[i] = WEFT_COMPILE_LANG_FORTRAN_FREE;
         else if (fortran && s->fortran_fixed)

@@ -23,6 +23,14 @@ typedef enum weft_compile_lang {
     WEFT_COMPILE_LANG_FORTRAN_FREE,  /* .f90 .f95 .f03 .f08, or -ffree-form */
 } weft_compile_lang;
 
+static inline bool weft__compile_is_fortran(weft_compile_lang lang)
+{
+    return lang == WEFT_COMPILE_LANG_FORTRAN_FIXED || lang == WEFT_COMPILE_LANG_FORTRAN_FREE;
+}
+
+/* PATH's last component (PATH itself when it has no '/'). */
+const char *weft__compile_base_name(const char *path);
+
 /* What one argument of the compiler command line is. An option that takes a
  * separate argument gives the same role to both words. */
 typedef enum weft_compile_role {

@@ -19,8 +19,7 @@ static void plain_check_command(const weft_compile_ctx *ctx, int index, weft_com
     const weft_compile_plan *plan = ctx->plan;
     weft__compile_argv_push(argv, plan->argv[0]);
     weft__compile_push_weft_include(argv);
-    bool fortran = plan->langs[index] == WEFT_COMPILE_LANG_FORTRAN_FIXED ||
-                   plan->langs[index] == WEFT_COMPILE_LANG_FORTRAN_FREE;
+    bool fortran = weft__compile_is_fortran(plan->langs[index]);
     for (int i = 1; i < plan->argc; i++) {
         if (plan->roles[i] != WEFT_COMPILE_ARG_FLAG || plan->uses[i] == WEFT_COMPILE_USE_DEPEND)
             continue;

@@ -62,11 +62,6 @@ typedef struct prep {
     char *deps2;  /* Fortran: step 5's dependency file */
 } prep;
 
-static bool is_fortran(weft_compile_lang lang)
-{
-    return lang == WEFT_COMPILE_LANG_FORTRAN_FIXED || lang == WEFT_COMPILE_LANG_FORTRAN_FREE;
-}
-
 /* DIR/STEM followed by TAIL; malloc'ed. */
 static char *work_file(const char *dir, const char *stem, const char *tail)
 {
@@ -370,7 +365,7 @@ int weft__compile_preprocessed(weft_compile_ctx *ctx, int index)
 {
     prep p = {.ctx = ctx, .index = index, .source = ctx->plan->argv[index]};
     p.lang = ctx->plan->langs[index];
-    p.fortran = is_fortran(p.lang);
+    p.fortran = weft__compile_is_fortran(p.lang);
     int status = weft__compile_load_cflags(ctx);
     if (!status && !p.fortran)
         status = marker_header(ctx);

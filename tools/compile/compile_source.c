@@ -22,17 +22,6 @@
 #include "compile_copy.h"
 #include "compile_depfile.h"
 
-static bool is_fortran(weft_compile_lang lang)
-{
-    return lang == WEFT_COMPILE_LANG_FORTRAN_FIXED || lang == WEFT_COMPILE_LANG_FORTRAN_FREE;
-}
-
-const char *weft__compile_base_name(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    return slash ? slash + 1 : path;
-}
-
 #define base_name weft__compile_base_name
 #define with_suffix weft__compile_with_suffix
 #define dir_name weft__compile_dir_name
@@ -94,7 +83,7 @@ static char *copy_path(const char *dir, const char *source, weft_compile_lang la
         return NULL;
     sprintf(copy, "%s/%s", dir, name);
     char *dot = strrchr(copy + strlen(dir) + 1, '.');
-    if (is_fortran(lang) && dot) {
+    if (weft__compile_is_fortran(lang) && dot) {
         for (char *p = dot + 1; *p; p++)
             *p = (char)toupper((unsigned char)*p);
     }
@@ -190,7 +179,7 @@ static void compile_command(const weft_compile_ctx *ctx, int index, const char *
     weft__compile_argv_push(argv, plan->argv[0]);
     weft__compile_argv_push(argv, "-iquote");
     weft__compile_argv_push(argv, dir);
-    if (is_fortran(plan->langs[index])) {
+    if (weft__compile_is_fortran(plan->langs[index])) {
         /* Fortran INCLUDE lines search the including file's directory, then -I. */
         weft__compile_argv_push(argv, "-I");
         weft__compile_argv_push(argv, dir);
