@@ -408,44 +408,46 @@ static bool names_library(const char *needed, const char *prefix)
 static const struct {
     const char *name;
     const char *family; /* the C library's name, as WEFT_MPI_LIBRARY_NAME */
+    bool fortran;       /* Fortran bindings */
 } mpi_libraries[] = {
-    {"libmpi.so", "libmpi.so"},
-    {"libmpi_mpifh.so", "libmpi.so"},             /* Open MPI: mpif.h, use mpi */
-    {"libmpi_usempi_ignore_tkr.so", "libmpi.so"}, /* use mpi */
-    {"libmpi_usempi.so", "libmpi.so"},            /* use mpi, older Open MPI */
-    {"libmpi_usempif08.so", "libmpi.so"},         /* use mpi_f08 */
-    {"libmpi_cxx.so", "libmpi.so"},               /* the C++ bindings */
-    {"libmpich.so", "libmpich.so"},
-    {"libmpichfort.so", "libmpich.so"}, /* MPICH's Fortran bindings */
-    {"libmpichcxx.so", "libmpich.so"},
-    {"libmpifort.so", "libmpich.so"}, /* MPICH 3.1 on, Intel MPI */
-    {"libmpicxx.so", "libmpich.so"},
+    {"libmpi.so", "libmpi.so", false},
+    {"libmpi_mpifh.so", "libmpi.so", true},             /* Open MPI: mpif.h, use mpi */
+    {"libmpi_usempi_ignore_tkr.so", "libmpi.so", true}, /* use mpi */
+    {"libmpi_usempi.so", "libmpi.so", true},            /* use mpi, older Open MPI */
+    {"libmpi_usempif08.so", "libmpi.so", true},         /* use mpi_f08 */
+    {"libmpi_cxx.so", "libmpi.so", false},              /* the C++ bindings */
+    {"libmpich.so", "libmpich.so", false},
+    {"libmpichfort.so", "libmpich.so", true}, /* MPICH's Fortran bindings */
+    {"libmpichcxx.so", "libmpich.so", false},
+    {"libmpifort.so", "libmpich.so", true}, /* MPICH 3.1 on, Intel MPI */
+    {"libmpicxx.so", "libmpich.so", false},
 };
 
-const char *weft__run_elf_mpi_family(const char *needed)
+/* The entry of mpi_libraries NEEDED names, or -1. */
+static int mpi_library(const char *needed)
 {
     for (size_t i = 0; i < sizeof(mpi_libraries) / sizeof(mpi_libraries[0]); i++) {
         if (names_library(needed, mpi_libraries[i].name))
-            return mpi_libraries[i].family;
+            return (int)i;
     }
-    return NULL;
+    return -1;
+}
+
+const char *weft__run_elf_mpi_family(const char *needed)
+{
+    int i = mpi_library(needed);
+    return i < 0 ? NULL : mpi_libraries[i].family;
 }
 
 bool weft__run_elf_is_mpi_library(const char *needed)
 {
-    return weft__run_elf_mpi_family(needed) != NULL;
+    return mpi_library(needed) >= 0;
 }
 
 bool weft__run_elf_is_fortran_mpi(const char *needed)
 {
-    static const char *const fortran[] = {"libmpi_mpifh.so",  "libmpi_usempi_ignore_tkr.so",
-                                          "libmpi_usempi.so", "libmpi_usempif08.so",
-                                          "libmpichfort.so",  "libmpifort.so"};
-    for (size_t i = 0; i < sizeof(fortran) / sizeof(fortran[0]); i++) {
-        if (names_library(needed, fortran[i]))
-            return true;
-    }
-    return false;
+    int i = mpi_library(needed);
+    return i >= 0 && mpi_libraries[i].fortran;
 }
 
 bool weft__run_elf_is_openmp_runtime(const char *needed)
