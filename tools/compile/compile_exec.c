@@ -112,11 +112,12 @@ static weft_compile_exit wait_for(pid_t pid)
     return result;
 }
 
-weft_compile_exit weft__compile_run(char *const *argv, int stdin_fd, int stdout_fd)
+/* Runs ARGV with the given descriptors (-1: inherited) and waits for it. */
+static weft_compile_exit run_with(char *const *argv, int stdin_fd, int stdout_fd, int stderr_fd)
 {
     weft_compile_exit result = {0, 0, 0};
     pid_t pid;
-    result.start_errno = spawn(argv, stdin_fd, stdout_fd, &pid);
+    result.start_errno = spawn3(argv, stdin_fd, stdout_fd, stderr_fd, &pid);
     if (result.start_errno)
         return result;
     running[0] = pid;
@@ -125,22 +126,18 @@ weft_compile_exit weft__compile_run(char *const *argv, int stdin_fd, int stdout_
     return result;
 }
 
+weft_compile_exit weft__compile_run(char *const *argv, int stdin_fd, int stdout_fd)
+{
+    return run_with(argv, stdin_fd, stdout_fd, -1);
+}
+
 weft_compile_exit weft__compile_run_quiet(char *const *argv)
 {
-    weft_compile_exit result = {0, 0, 0};
     int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (null < 0) {
-        result.start_errno = errno;
-        return result;
-    }
-    pid_t pid;
-    result.start_errno = spawn3(argv, null, null, null, &pid);
+    if (null < 0)
+        return (weft_compile_exit){.start_errno = errno};
+    weft_compile_exit result = run_with(argv, null, null, null);
     close(null);
-    if (result.start_errno)
-        return result;
-    running[0] = pid;
-    result = wait_for(pid);
-    running[0] = 0;
     return result;
 }
 
