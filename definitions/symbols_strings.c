@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* FNV-1a over the text. */
+/* FNV-1a over the text (the registry's weft__hash_bytes is hidden inside
+ * libweft, out of this code's reach; see above). */
 static uint64_t hash_text(const char *text)
 {
     uint64_t hash = UINT64_C(0xcbf29ce484222325);

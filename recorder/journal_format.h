@@ -38,6 +38,8 @@ enum {
     WEFT_JOURNAL_HASH_BYTES = 8,
 };
 
+/* The journal's checksum, FNV-1a: part of the file format, so it stays this
+ * whatever hash the registry's tables use. */
 static inline uint64_t weft__journal_hash(const unsigned char *bytes, size_t len)
 {
     uint64_t h = UINT64_C(0xcbf29ce484222325);
