@@ -240,15 +240,26 @@ static void close_single(const weft_sink_totals *totals)
     }
 }
 
+/* Ends the recording of a single process (see finish_recording) and writes
+ * and closes its trace; false when the recording had ended already. */
+static bool finish_single(uint64_t cut_time, uint64_t exit_status, uint32_t signal,
+                          weft_sink_totals *totals)
+{
+    if (!finish_recording(cut_time, exit_status, signal))
+        return false;
+    *totals = weft__sink_finish(config->write_empty_trace);
+    close_single(totals);
+    return true;
+}
+
 void weft_finalize(void)
 {
     int saved_errno = errno;
+    weft_sink_totals totals;
     if (weft__job_attached()) {
         /* An MPI job's trace is written collectively, in MPI_Finalize. */
         weft_log_verbose("weft_finalize: the trace is written in MPI_Finalize");
-    } else if (weft__finalize_begin()) {
-        weft_sink_totals totals = weft__sink_finish(config->write_empty_trace);
-        close_single(&totals);
+    } else if (finish_single(UINT64_MAX, WEFT_EXIT_STATUS_UNKNOWN, 0, &totals)) {
         report(&totals, weft__loc_count());
     }
     errno = saved_errno;
@@ -291,10 +302,9 @@ void weft__finalize_on_signal(int signo, uint64_t time)
         weft__finalize_part_at(WEFT_JOURNAL_SIGNALLED, time, status, (uint32_t)signo);
         return;
     }
-    if (!finish_recording(time, status, (uint32_t)signo))
+    weft_sink_totals totals;
+    if (!finish_single(time, status, (uint32_t)signo, &totals))
         return;
-    weft_sink_totals totals = weft__sink_finish(config->write_empty_trace);
-    close_single(&totals);
     const char *dir = weft__archive_directory();
     if (dir)
         weft_log_error("the program was ended by signal %d (%s); the trace of everything it "
