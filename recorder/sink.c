@@ -397,19 +397,22 @@ static void add_property(weft_loc *loc, const char *name, uint64_t value)
     weft_registry_location_property(weft_defs_global(), loc->def, name, value);
 }
 
+/* The event that closes SCOPE at time T, written like any other. */
 static OTF2_ErrorCode close_scope(OTF2_EvtWriter *w, const weft_scope *scope, uint64_t t)
 {
-    switch (scope->kind) {
-    case WEFT_SCOPE_REGION:
-        return OTF2_EvtWriter_Leave(w, NULL, t, scope->id);
-    case WEFT_SCOPE_TEAM:
-        return OTF2_EvtWriter_ThreadTeamEnd(w, NULL, t, scope->id);
-    case WEFT_SCOPE_FORK:
-        return OTF2_EvtWriter_ThreadJoin(w, NULL, t, weft_paradigm_to_otf2(scope->small));
-    default:
-        return OTF2_EvtWriter_ThreadReleaseLock(w, NULL, t, weft_paradigm_to_otf2(scope->small),
-                                                scope->id, scope->extra);
-    }
+    static const uint8_t closing[] = {
+        [WEFT_SCOPE_REGION] = WEFT_EVENT_LEAVE,
+        [WEFT_SCOPE_TEAM] = WEFT_EVENT_THREAD_TEAM_END,
+        [WEFT_SCOPE_FORK] = WEFT_EVENT_THREAD_JOIN,
+        [WEFT_SCOPE_LOCK] = WEFT_EVENT_LOCK_RELEASE,
+    };
+    bool known = scope->kind < sizeof(closing) && closing[scope->kind];
+    weft_event e = {.kind = known ? closing[scope->kind] : WEFT_EVENT_LOCK_RELEASE,
+                    .time = t,
+                    .ref = scope->id,
+                    .small = scope->small,
+                    .a = scope->extra};
+    return weft__otf2_write_event(w, &e);
 }
 
 /* Closes, innermost first, the regions, teams, forks and locks still open
