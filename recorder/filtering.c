@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io_whole.h"
 #include "lifecycle.h"
 #include "weft/alloc.h"
 #include "weft/filter.h"
@@ -44,16 +45,11 @@ static char *read_file(const char *path, size_t *len, const char **why)
     else if (!(text = weft_alloc((size_t)st.st_size + 1)))
         *why = strerror(ENOMEM);
     size_t size = 0;
-    while (text && size < (size_t)st.st_size) {
-        ssize_t n = read(fd, text + size, (size_t)st.st_size - size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            if (n < 0)
-                *why = strerror(errno);
-            break;
-        }
-        size += (size_t)n;
+    if (text) {
+        errno = 0; /* a file cut meanwhile ends early without an error */
+        size = weft__io_whole(fd, false, text, (size_t)st.st_size, 0);
+        if (size < (size_t)st.st_size && errno)
+            *why = strerror(errno);
     }
     close(fd);
     if (text && size < (size_t)st.st_size && *why) {

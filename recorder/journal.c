@@ -23,6 +23,7 @@
 
 #include "archive.h"
 #include "clock.h"
+#include "io_whole.h"
 #include "job_internal.h"
 #include "journal_format.h"
 #include "otf2_memory.h"
@@ -133,20 +134,6 @@ static unsigned char *build(size_t *len)
     return buf;
 }
 
-static bool write_all(int fd, const unsigned char *buf, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, buf, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        buf += n;
-        len -= (size_t)n;
-    }
-    return true;
-}
-
 /* Writes a new version; caller holds journal_mutex. */
 static void write_locked(void)
 {
@@ -157,7 +144,7 @@ static void write_locked(void)
     if (buf) {
         int fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd >= 0) {
-            ok = write_all(fd, buf, len);
+            ok = weft__io_whole(fd, true, buf, len, 0) == len;
             ok = close(fd) == 0 && ok;
             ok = ok && rename(temporary, path) == 0;
             if (!ok)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "archive.h"
+#include "io_whole.h"
 #include "weft/alloc.h"
 #include "weft/log.h"
 
@@ -75,26 +76,6 @@ bool weft__spill_active(const weft_loc *loc)
     return loc->spilled && loc->spilled->active;
 }
 
-/* Writes (pwrite) or reads (pread) all BYTES at OFFSET of the spill file,
- * going on after short transfers and interruptions (DATA is only read
- * when writing). */
-static bool transfer_all(bool writing, void *data, size_t bytes, uint64_t offset)
-{
-    char *p = data;
-    while (bytes > 0) {
-        ssize_t n =
-            writing ? pwrite(fd, p, bytes, (off_t)offset) : pread(fd, p, bytes, (off_t)offset);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        p += n;
-        bytes -= (size_t)n;
-        offset += (uint64_t)n;
-    }
-    return true;
-}
-
 bool weft__spill_park(weft_loc *loc, const weft_slot *slots, size_t count, uint64_t events,
                       bool ends_thread)
 {
@@ -108,7 +89,8 @@ bool weft__spill_park(weft_loc *loc, const weft_slot *slots, size_t count, uint6
         s->capacity = capacity;
     }
     size_t bytes = count * sizeof(weft_slot);
-    if (count > 0 && (!open_file() || !transfer_all(true, (void *)slots, bytes, end_offset)))
+    if (count > 0 &&
+        (!open_file() || weft__io_whole(fd, true, (void *)slots, bytes, end_offset) != bytes))
         goto cannot;
     s->extents[s->count++] = (extent){end_offset, count, events, ends_thread};
     end_offset += bytes;
@@ -134,7 +116,8 @@ uint64_t weft__spill_replay(weft_loc *loc, weft_spill_writer write)
     for (size_t i = 0; i < s->count; i++) {
         const extent *e = &s->extents[i];
         if (e->slots == 0 ||
-            (buffer && transfer_all(false, buffer, e->slots * sizeof(weft_slot), e->offset)))
+            (buffer && weft__io_whole(fd, false, buffer, e->slots * sizeof(weft_slot), e->offset) ==
+                           e->slots * sizeof(weft_slot)))
             write(loc, buffer, e->slots, e->ends_thread);
         else
             lost += e->events;
