@@ -45,30 +45,8 @@ typedef struct in {
     bool short_;
 } in;
 
-static uint32_t get32(in *i)
-{
-    uint32_t v = 0;
-    if ((size_t)(i->end - i->at) < 4) {
-        i->short_ = true;
-        return 0;
-    }
-    memcpy(&v, i->at, 4);
-    i->at += 4;
-    return v;
-}
-
-static uint64_t get64(in *i)
-{
-    uint64_t v = 0;
-    if ((size_t)(i->end - i->at) < 8) {
-        i->short_ = true;
-        return 0;
-    }
-    memcpy(&v, i->at, 8);
-    i->at += 8;
-    return v;
-}
-
+/* The next LEN bytes, or NULL (and the input marked short) when fewer are
+ * left. */
 static const unsigned char *get_bytes(in *i, uint64_t len)
 {
     if ((uint64_t)(i->end - i->at) < len) {
@@ -78,6 +56,24 @@ static const unsigned char *get_bytes(in *i, uint64_t len)
     const unsigned char *p = i->at;
     i->at += len;
     return p;
+}
+
+static uint32_t get32(in *i)
+{
+    uint32_t v = 0;
+    const unsigned char *p = get_bytes(i, sizeof(v));
+    if (p)
+        memcpy(&v, p, sizeof(v));
+    return v;
+}
+
+static uint64_t get64(in *i)
+{
+    uint64_t v = 0;
+    const unsigned char *p = get_bytes(i, sizeof(v));
+    if (p)
+        memcpy(&v, p, sizeof(v));
+    return v;
 }
 
 static unsigned char *read_whole(const char *path, size_t *len)
