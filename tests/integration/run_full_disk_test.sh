@@ -11,15 +11,8 @@
 #   run_full_disk_test.sh WEFT STRESS_PROGRAM WORKDIR
 set -uo pipefail
 weft=$1 program=$2 work=$3
-mnt=$work/disk
-if mountpoint -q "$mnt" 2>/dev/null; then umount "$mnt"; fi
-rm -rf "$work"
-mkdir -p "$mnt"
-if ! mount -t tmpfs -o size=24m weft-test "$mnt" 2>"$work/mount.err"; then
-    echo "skipped: cannot mount a small tmpfs here ($(head -1 "$work/mount.err"))"
-    exit 77
-fi
-trap 'umount "$mnt"' EXIT
+. "$(dirname "$0")/full_disk_common.sh"
+mount_small_disk 24m
 
 WEFT_EXPERIMENT_DIRECTORY="$mnt/trace" "$program" 2 2000000 >"$work/out" 2>"$work/err"
 status=$?
@@ -30,16 +23,7 @@ grep -q "^weft: the disk of '$mnt/trace' is full (" "$work/err" ||
 grep -q "events were recorded but could not be written; the trace is incomplete" "$work/err" ||
     { echo "no line counting the events that were not written"; exit 1; }
 [ "$(wc -l <"$work/err")" -eq 2 ] || { echo "expected exactly two lines on stderr"; exit 1; }
-"$weft" check "$mnt/trace" >"$work/check.out"
-status=$?
-cat "$work/check.out"
-[ $status -eq 1 ] || { echo "weft check exited with $status, not 1 (events lost)"; exit 1; }
-if grep -v "^weft check: [0-9]* problems* ([0-9]* shown) in " "$work/check.out" |
-    grep -vq "the recorder lost [0-9]* of its events (weft::events_lost)"; then
-    echo "weft check reports more than the lost events"; exit 1
-fi
-grep -q "the recorder lost [0-9]* of its events (weft::events_lost)" "$work/check.out" ||
-    { echo "weft check does not report the lost events"; exit 1; }
+check_reports_only_lost "$mnt/trace"
 events=$(sed -n 's/^weft check: [0-9]* problems* ([0-9]* shown) in \([0-9]*\) events.*/\1/p' \
     "$work/check.out")
 [ "${events:-0}" -gt 100000 ] || { echo "only ${events:-0} events in the partial trace"; exit 1; }
