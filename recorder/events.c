@@ -227,6 +227,33 @@ uint64_t weft_task_complete_at(weft_comm team, uint32_t creating_thread, uint32_
                           time);
 }
 
+const void *weft_event_position(void)
+{
+    weft_loc *loc = weft__tls_loc;
+    return loc ? (const void *)atomic_load_explicit(&loc->cursor, memory_order_relaxed) : NULL;
+}
+
+bool weft_task_switch_undo(const void *position, weft_comm team, uint32_t creating_thread,
+                           uint32_t generation)
+{
+    weft_loc *loc = weft__tls_loc;
+    if (!loc || !loc->chunk || !position)
+        return false;
+    /* Relaxed: only this thread stores the cursor. The event must lie in
+     * the current chunk (a chunk handed over may be written already) and
+     * be the last one: both hold when the cursor is right after it. */
+    weft_slot *end = atomic_load_explicit(&loc->cursor, memory_order_relaxed);
+    const weft_slot *at = position;
+    if ((uintptr_t)at < (uintptr_t)loc->chunk->slots ||
+        (uintptr_t)end - (uintptr_t)at != 2 * sizeof(weft_slot) ||
+        at->head.kind != WEFT_EVENT_TASK_SWITCH || at->head.ref != team.id ||
+        at[1].word[0] != weft__pack32(creating_thread, generation))
+        return false;
+    /* Release, as weft__loc_commit: a snapshot sees the chunk up to here. */
+    atomic_store_explicit(&loc->cursor, (weft_slot *)at, memory_order_release);
+    return true;
+}
+
 /* MPI messages, blocking and non-blocking. */
 static inline void record_message(uint8_t kind, uint32_t peer, weft_comm comm, uint32_t tag,
                                   uint64_t bytes, uint64_t request)

@@ -156,6 +156,14 @@ typedef struct ompt_thread {
         uint32_t lock_id, order;
     } held[OMPT_MAX_MUTEX]; /* locks held, with their acquisition orders */
     uint64_t current_task; /* packed, see ompt_tasks.c */
+    /* The task this thread last switched away from without its completing,
+     * the task it switched to, and where that switch was recorded
+     * (weft_event_position): a switch straight back takes it back
+     * (ompt_tasks.c). Task 0: none. */
+    struct ompt_left {
+        uint64_t task, to;
+        const void *at;
+    } left;
     /* A task created with dependences whose ThreadTaskCreate waits for the
      * dependences callback that follows (ompt_tasks.c); task 0: none. */
     struct {

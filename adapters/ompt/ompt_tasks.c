@@ -234,6 +234,29 @@ static uint64_t switch_to(ompt_thread *t, uint64_t task, uint64_t time)
                                time);
 }
 
+/* A switch back to the task this thread just left, with nothing recorded
+ * since: takes back the switch away instead of recording a second one, so
+ * the trace shows the thread staying in the task. clang runs an untied
+ * task's first part only to queue the task again, and libomp reports a
+ * switch away and back for it: two of every untied task's ten events, which
+ * say nothing. A task resumed on another thread, or after anything else was
+ * recorded, keeps both switches. */
+static bool switched_straight_back(ompt_thread *t, bool completed, uint64_t task)
+{
+    uint64_t left = t->left.task;
+    t->left.task = 0;
+    if (left == 0 || completed || (task & ~STARTED) != left || !tasks_recorded())
+        return false;
+    /* The switch recorded, to `left.to`: libomp may name a different prior
+     * task in this callback (a team of one thread names the task itself). */
+    uint64_t to = t->left.to;
+    if (!weft_task_switch_undo(t->left.at, weft__ompt_task_team(t), thread_of(to),
+                               generation_of(to)))
+        return false;
+    t->current_task = left;
+    return true;
+}
+
 /* The events of one scheduling point (the ended task's Leave and
  * ThreadTaskComplete, the ThreadTaskSwitch, the new task's Enter) share one
  * reading of the clock. */
@@ -242,20 +265,30 @@ void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, omp
     ompt_thread *t = weft__ompt_self();
     if (!t)
         return;
-    uint64_t time = weft_now();
     uint64_t done = prior ? prior->value : 0;
     bool completed = status == ompt_task_complete || status == ompt_task_cancel ||
                      status == ompt_task_late_fulfill;
+    uint64_t task = next ? next->value : 0;
+    if (switched_straight_back(t, completed, task))
+        return;
+    uint64_t time = weft_now();
     if (is_explicit(done) && completed && (done & STARTED)) {
         time = weft__ompt_pop_at(t, SCOPE_TASK, time); /* the task's region */
         if (tasks_recorded())
             time = weft_task_complete_at(weft__ompt_task_team(t), thread_of(done),
                                          generation_of(done), time);
     }
-    uint64_t task = next ? next->value : 0;
     if (task == 0)
         return; /* a task this tool did not see created */
+    /* A switch away the next one may take back: not one that starts a task,
+     * whose first appearance on this thread would then be lost. */
+    bool leaving = !completed && is_explicit(done) && (done & STARTED) &&
+                   (task & ~STARTED) != (done & ~STARTED) &&
+                   !(is_explicit(task) && !(task & STARTED));
+    const void *at = leaving ? weft_event_position() : NULL;
     time = switch_to(t, task & ~STARTED, time);
+    if (leaving)
+        t->left = (struct ompt_left){done & ~STARTED, task & ~STARTED, at};
     if (is_explicit(task) && !(task & STARTED)) {
         next->value = task | STARTED;
         weft__ompt_push_at(t, region_of(task), SCOPE_TASK, time);

@@ -147,6 +147,18 @@ WEFT_EXPORT uint64_t weft_task_switch_at(weft_comm team, uint32_t creating_threa
                                          uint32_t generation, uint64_t time);
 WEFT_EXPORT uint64_t weft_task_complete_at(weft_comm team, uint32_t creating_thread,
                                            uint32_t generation, uint64_t time);
+/* A switch away from a task that is followed, with nothing recorded in
+ * between, by the switch straight back says nothing the trace needs (clang
+ * runs an untied task's first part only to queue the task again). An
+ * adapter may take such a switch back: weft_event_position, called just
+ * before recording it, says where it goes (NULL before the thread's first
+ * event); weft_task_switch_undo removes the ThreadTaskSwitch to (team,
+ * creating_thread, generation) recorded there if it is still the calling
+ * thread's last event and not yet handed to the writer, and returns
+ * whether it did. */
+WEFT_EXPORT const void *weft_event_position(void);
+WEFT_EXPORT bool weft_task_switch_undo(const void *position, weft_comm team,
+                                       uint32_t creating_thread, uint32_t generation);
 
 /* ---- MPI ---------------------------------------------------------------- */
 
