@@ -14,6 +14,8 @@
  *   metrics     the main thread and one more each run 50 times "outer"
  *               around two "inner", doing some work and touching new memory
  *               in each (for WEFT_METRIC_*).
+ *   task-undo   a one-thread team and a task through the recorder API,
+ *               trying weft_task_switch_undo every way (lifecycle_tasks.c).
  *   pause-nested  two threads, in step through barriers, are two regions
  *               deep when the main thread calls weft_user_off; during the
  *               pause each leaves its inner region and enters another (the
@@ -41,6 +43,7 @@ static void pairs(int count)
 }
 
 void lifecycle_gamma(int count);
+void lifecycle_task_undo(void);
 
 static void *short_lived(void *arg)
 {
@@ -189,6 +192,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "pause-nested") == 0) {
         pause_nested();
+        return 0;
+    }
+    if (strcmp(mode, "task-undo") == 0) {
+        lifecycle_task_undo();
         return 0;
     }
     if (strcmp(mode, "exit-inside") == 0) {

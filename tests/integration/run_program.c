@@ -110,6 +110,20 @@ program_run wait_program(int pid, const char *cwd)
     return run;
 }
 
+bool stdout_line(const char *cwd, const char *word, char *line, size_t size)
+{
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/.stdout", cwd);
+    FILE *f = fopen(path, "r");
+    bool found = false;
+    size_t len = strlen(word);
+    while (f && !found && fgets(line, (int)size, f))
+        found = strncmp(line, word, len) == 0;
+    if (f)
+        fclose(f);
+    return found;
+}
+
 int count_entries(const char *dir, const char *prefix)
 {
     DIR *d = opendir(dir);

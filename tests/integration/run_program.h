@@ -3,6 +3,7 @@
 #ifndef WEFT_TESTS_RUN_PROGRAM_H
 #define WEFT_TESTS_RUN_PROGRAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct program_run {
@@ -32,6 +33,10 @@ program_run wait_program(int pid, const char *cwd);
 /* Waits (up to 60 s) until CWD/.stdout holds a line starting with WORD;
  * false when the program ended or the time ran out first. */
 int wait_for_output(int pid, const char *cwd, const char *word);
+
+/* The first line of CWD/.stdout that starts with WORD, into line (size
+ * bytes, newline kept); false when there is none. */
+bool stdout_line(const char *cwd, const char *word, char *line, size_t size);
 
 /* Counts the entries of dir whose name starts with prefix. */
 int count_entries(const char *dir, const char *prefix);

@@ -48,22 +48,16 @@ static const char *dir_var(void)
 /* The counts line faults.c prints: how many pairs each thread recorded. */
 static int read_counts(long *counts, int max)
 {
-    char path[4200], line[4096];
-    snprintf(path, sizeof(path), "%s/.stdout", scratch);
-    FILE *f = fopen(path, "r");
+    char line[4096];
     int n = 0;
-    while (f && fgets(line, sizeof(line), f)) {
-        if (strncmp(line, "counts", 6) != 0)
-            continue;
-        char *p = line + 6;
-        char *end;
-        while (n < max && (counts[n] = strtol(p, &end, 10), end != p)) {
-            n++;
-            p = end;
-        }
+    if (!stdout_line(scratch, "counts", line, sizeof(line)))
+        return 0;
+    char *p = line + 6;
+    char *end;
+    while (n < max && (counts[n] = strtol(p, &end, 10), end != p)) {
+        n++;
+        p = end;
     }
-    if (f)
-        fclose(f);
     return n;
 }
 

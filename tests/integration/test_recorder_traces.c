@@ -279,6 +279,27 @@ static void test_regions_left_open_are_closed(void **state)
     trace_free(t);
 }
 
+/* weft_task_switch_undo takes back only the switch that is the thread's
+ * last event, and only once (lifecycle_tasks.c): the trace keeps the one
+ * switch into the task that was not taken back and the switch out. */
+static void test_task_switch_undo(void **state)
+{
+    (void)state;
+    program_run run = run_lifecycle("task-undo", NULL);
+    assert_int_equal(run.exit_code, 0);
+    char line[64];
+    assert_true(stdout_line(scratch, "undo ", line, sizeof(line)));
+    assert_string_equal(line, "undo 1 0 0 0 0\n");
+    trace_model *t = load(trace_dir);
+    check_sound(t);
+    const trace_location_stats *loc = trace_location_by_id(t, 0);
+    assert_int_equal(loc->kind_counts[TRACE_EVENT_THREAD_TASK_CREATE], 1);
+    assert_int_equal(loc->kind_counts[TRACE_EVENT_THREAD_TASK_SWITCH], 2);
+    assert_int_equal(loc->kind_counts[TRACE_EVENT_THREAD_TASK_COMPLETE], 1);
+    assert_int_equal(trace_enter_count(loc, trace_region_by_name(t, "task body")->id), 1);
+    trace_free(t);
+}
+
 /* Writes TEXT to a file in the scratch directory; returns the
  * WEFT_FILTERING_FILE=... assignment naming it. */
 static const char *filter_file(const char *text)
@@ -440,6 +461,7 @@ int main(int argc, char **argv)
         TEST(test_filter_by_name_and_file),
         TEST(test_malformed_filter_file),
         TEST(test_program_begin_and_end),
+        TEST(test_task_switch_undo),
     };
     if (argc > 1)
         cmocka_set_test_filter(argv[1]);

@@ -20,16 +20,11 @@
 /* The value of "NAME N" in the program's stdout. */
 static long reported(const char *name)
 {
-    char path[4400], line[256];
-    snprintf(path, sizeof(path), "%s/.stdout", scratch);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
+    char word[64], line[256];
+    snprintf(word, sizeof(word), "%s ", name);
     long value = -1;
-    size_t len = strlen(name);
-    while (fgets(line, sizeof(line), f))
-        if (strncmp(line, name, len) == 0 && line[len] == ' ')
-            value = atol(line + len + 1);
-    fclose(f);
+    if (stdout_line(scratch, word, line, sizeof(line)))
+        value = atol(line + strlen(word));
     if (value < 0)
         fail_msg("the program did not report %s", name);
     return value;

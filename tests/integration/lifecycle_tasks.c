@@ -1,0 +1,59 @@
+/* The "task-undo" case of the lifecycle program (lifecycle.c): a team of
+ * one thread through the recorder API, one task, and every answer of
+ * weft_task_switch_undo, printed as "undo LAST AGAIN FIELDS NOT_LAST NULL"
+ * (1: taken back). Only the first may be 1: the switch just recorded is
+ * the thread's last event; the same position again holds nothing, a
+ * switch to another task is not the one recorded, a switch followed by an
+ * Enter is not the last event, and NULL names no position. The trace then
+ * holds the task's creation, one switch into it, its region, its
+ * completion and the switch back to the implicit task. */
+#include <stdio.h>
+
+#include "weft/recorder.h"
+
+static weft_region define(const char *name)
+{
+    weft_region r = WEFT_REGION_INVALID;
+    weft_region_desc d = {.name = name,
+                          .file = __FILE__,
+                          .begin_line = 1,
+                          .role = WEFT_REGION_ROLE_FUNCTION,
+                          .paradigm = WEFT_PARADIGM_USER};
+    weft_registry_region(weft_defs_global(), &d, &r);
+    return r;
+}
+
+void lifecycle_task_undo(void);
+
+void lifecycle_task_undo(void)
+{
+    weft_region parallel = define("parallel"), body = define("task body");
+    weft_comm team = WEFT_COMM_INVALID;
+    weft_comm_desc desc = {.paradigm = WEFT_PARADIGM_OPENMP, .parent = WEFT_COMM_INVALID, .key = 1};
+    weft_registry_comm(weft_defs_global(), &desc, &team);
+    weft_thread_fork(WEFT_PARADIGM_OPENMP, 1);
+    weft_thread_team_begin(team, 0);
+    weft_enter(parallel);
+    weft_task_create(team, 0, 1);
+
+    const void *at = weft_event_position();
+    weft_task_switch(team, 0, 1);
+    bool last = weft_task_switch_undo(at, team, 0, 1);
+    bool again = weft_task_switch_undo(at, team, 0, 1);
+
+    at = weft_event_position();
+    weft_task_switch(team, 0, 1);
+    bool fields = weft_task_switch_undo(at, team, 0, 2);
+    weft_enter(body);
+    bool not_last = weft_task_switch_undo(at, team, 0, 1);
+    weft_leave(body);
+    weft_task_complete(team, 0, 1);
+    weft_task_switch(team, 0, 0);
+    bool null_position = weft_task_switch_undo(NULL, team, 0, 0);
+
+    weft_leave(parallel);
+    weft_thread_team_end(team);
+    weft_thread_join(WEFT_PARADIGM_OPENMP);
+    printf("undo %d %d %d %d %d\n", last, again, fields, not_last, null_position);
+}
+/* SPDX-License-Identifier: BSD-3-Clause */
