@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "named_test.h"
+
 #include "otf2_trace.h"
 #include "recorder_fixture.h"
 #include "run_program.h"
@@ -685,8 +687,6 @@ int main(int argc, char **argv)
         TEST(test_filter_file_not_regular),
         TEST(test_experiment_directory_rejected),
     };
-    if (argc > 1)
-        cmocka_set_test_filter(argv[1]);
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_named_test(tests, argc > 1 ? argv[1] : NULL);
 }
 /* SPDX-License-Identifier: BSD-3-Clause */

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "named_test.h"
+
 #include "otf2_trace.h"
 #include "recorder_fixture.h"
 
@@ -186,8 +188,6 @@ int main(int argc, char **argv)
         TEST(test_papi_events_missing),
         TEST(test_pause_inside_nested_regions),
     };
-    if (argc > 1)
-        cmocka_set_test_filter(argv[1]);
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_named_test(tests, argc > 1 ? argv[1] : NULL);
 }
 /* SPDX-License-Identifier: BSD-3-Clause */

@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "named_test.h"
+
 #include "proposal_test.h"
 
 const char *proposal_program;
@@ -177,8 +179,6 @@ int main(int argc, char **argv)
     }
     proposal_program = argv[1];
     proposal_libomp = strcmp(argv[2], "omp") == 0;
-    if (argc > 3)
-        cmocka_set_test_filter(argv[3]);
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return run_named_test(tests, argc > 3 ? argv[3] : NULL);
 }
 /* SPDX-License-Identifier: BSD-3-Clause */
