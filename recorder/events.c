@@ -234,20 +234,23 @@ const void *weft_event_position(void)
 }
 
 bool weft_task_switch_undo(const void *position, weft_comm team, uint32_t creating_thread,
-                           uint32_t generation)
+                           uint32_t generation, weft_region entered)
 {
     weft_loc *loc = weft__tls_loc;
     if (!loc || !loc->chunk || !position)
         return false;
-    /* Relaxed: only this thread stores the cursor. The event must lie in
-     * the current chunk (a chunk handed over may be written already) and
-     * be the last one: both hold when the cursor is right after it. */
+    /* Relaxed: only this thread stores the cursor. The events must lie in
+     * the current chunk (a chunk handed over may be written already) and be
+     * the last ones: both hold when the cursor is right after them. */
+    size_t slots = entered.id == WEFT_INVALID_ID ? 2 : 3;
     weft_slot *end = atomic_load_explicit(&loc->cursor, memory_order_relaxed);
     const weft_slot *at = position;
     if ((uintptr_t)at < (uintptr_t)loc->chunk->slots ||
-        (uintptr_t)end - (uintptr_t)at != 2 * sizeof(weft_slot) ||
+        (uintptr_t)end - (uintptr_t)at != slots * sizeof(weft_slot) ||
         at->head.kind != WEFT_EVENT_TASK_SWITCH || at->head.ref != team.id ||
         at[1].word[0] != weft__pack32(creating_thread, generation))
+        return false;
+    if (slots == 3 && (at[2].head.kind != WEFT_EVENT_ENTER || at[2].head.ref != entered.id))
         return false;
     /* Release, as weft__loc_commit: a snapshot sees the chunk up to here. */
     atomic_store_explicit(&loc->cursor, (weft_slot *)at, memory_order_release);

@@ -164,6 +164,15 @@ typedef struct ompt_thread {
         uint64_t task, to;
         const void *at;
     } left;
+    /* The task this thread last started (its switch and Enter recorded at
+     * `at`), the task it was in before and its scope depth then: a switch
+     * away with nothing recorded since takes the start back (ompt_tasks.c).
+     * Task 0: none. */
+    struct ompt_started {
+        uint64_t task, from;
+        const void *at;
+        uint32_t depth;
+    } started;
     /* A task created with dependences whose ThreadTaskCreate waits for the
      * dependences callback that follows (ompt_tasks.c); task 0: none. */
     struct {

@@ -236,24 +236,43 @@ static uint64_t switch_to(ompt_thread *t, uint64_t task, uint64_t time)
 
 /* A switch back to the task this thread just left, with nothing recorded
  * since: takes back the switch away instead of recording a second one, so
- * the trace shows the thread staying in the task. clang runs an untied
- * task's first part only to queue the task again, and libomp reports a
- * switch away and back for it: two of every untied task's ten events, which
- * say nothing. A task resumed on another thread, or after anything else was
- * recorded, keeps both switches. */
-static bool switched_straight_back(ompt_thread *t, bool completed, uint64_t task)
+ * the trace shows the thread staying in the task. A task resumed on another
+ * thread, or after anything else was recorded, keeps both switches. */
+static bool switched_straight_back(ompt_thread *t, struct ompt_left left, bool completed,
+                                   uint64_t task)
 {
-    uint64_t left = t->left.task;
-    t->left.task = 0;
-    if (left == 0 || completed || (task & ~STARTED) != left || !tasks_recorded())
+    if (left.task == 0 || completed || (task & ~STARTED) != left.task || !tasks_recorded())
         return false;
     /* The switch recorded, to `left.to`: libomp may name a different prior
      * task in this callback (a team of one thread names the task itself). */
-    uint64_t to = t->left.to;
-    if (!weft_task_switch_undo(t->left.at, weft__ompt_task_team(t), thread_of(to),
-                               generation_of(to)))
+    if (!weft_task_switch_undo(left.at, weft__ompt_task_team(t), thread_of(left.to),
+                               generation_of(left.to), WEFT_REGION_INVALID))
         return false;
-    t->current_task = left;
+    t->current_task = left.task;
+    return true;
+}
+
+/* A switch away from the task this thread just started, with nothing
+ * recorded since: takes the start back (the switch into the task, the
+ * Enter of its region, the scope) and marks the task not started, so that
+ * it starts where it next runs, on this thread or another. clang runs an
+ * untied task's first part only to queue the task again; recorded, that
+ * part made the task start on one thread and, taken from the queue by
+ * another, end there: two locations' regions no longer nested, which
+ * Scalasca's analyzer cannot read. Returns whether it took it back. */
+static bool empty_start_taken_back(ompt_thread *t, ompt_data_t *prior, bool completed)
+{
+    struct ompt_started s = t->started;
+    t->started.task = 0;
+    if (s.task == 0 || completed || !prior || (prior->value & ~STARTED) != s.task ||
+        !tasks_recorded() || t->open_depth != s.depth + 1 || t->open[s.depth].kind != SCOPE_TASK)
+        return false;
+    if (!weft_task_switch_undo(s.at, weft__ompt_task_team(t), thread_of(s.task),
+                               generation_of(s.task), t->open[s.depth].region))
+        return false;
+    t->open_depth = s.depth;
+    prior->value = s.task;
+    t->current_task = s.from;
     return true;
 }
 
@@ -269,8 +288,15 @@ void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, omp
     bool completed = status == ompt_task_complete || status == ompt_task_cancel ||
                      status == ompt_task_late_fulfill;
     uint64_t task = next ? next->value : 0;
-    if (switched_straight_back(t, completed, task))
+    struct ompt_left left = t->left;
+    t->left.task = 0;
+    if (empty_start_taken_back(t, prior, completed)) {
+        if ((task & ~STARTED) == t->current_task)
+            return; /* back where it was before the start: nothing happened */
+        done = 0;   /* the thread is in the task it was in before */
+    } else if (switched_straight_back(t, left, completed, task)) {
         return;
+    }
     uint64_t time = weft_now();
     if (is_explicit(done) && completed && (done & STARTED)) {
         time = weft__ompt_pop_at(t, SCOPE_TASK, time); /* the task's region */
@@ -285,11 +311,14 @@ void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, omp
     bool leaving = !completed && is_explicit(done) && (done & STARTED) &&
                    (task & ~STARTED) != (done & ~STARTED) &&
                    !(is_explicit(task) && !(task & STARTED));
-    const void *at = leaving ? weft_event_position() : NULL;
+    bool starting = is_explicit(task) && !(task & STARTED);
+    const void *at = leaving || starting ? weft_event_position() : NULL;
+    uint64_t from = t->current_task;
     time = switch_to(t, task & ~STARTED, time);
     if (leaving)
         t->left = (struct ompt_left){done & ~STARTED, task & ~STARTED, at};
-    if (is_explicit(task) && !(task & STARTED)) {
+    if (starting) {
+        t->started = (struct ompt_started){task, from, at, t->open_depth};
         next->value = task | STARTED;
         weft__ompt_push_at(t, region_of(task), SCOPE_TASK, time);
     }

@@ -1,11 +1,13 @@
 /* The "task-undo" case of the lifecycle program (lifecycle.c): a team of
  * one thread through the recorder API, one task, and every answer of
- * weft_task_switch_undo, printed as "undo LAST AGAIN FIELDS NOT_LAST NULL"
- * (1: taken back). Only the first may be 1: the switch just recorded is
- * the thread's last event; the same position again holds nothing, a
- * switch to another task is not the one recorded, a switch followed by an
- * Enter is not the last event, and NULL names no position. The trace then
- * holds the task's creation, one switch into it, its region, its
+ * weft_task_switch_undo, printed as
+ * "undo LAST AGAIN NOT_LAST OTHER_REGION START FIELDS NULL" (1: taken
+ * back). Taken back are the switch just recorded (LAST) and a switch with
+ * the Enter of the task's region after it (START); not taken back are the
+ * same position a second time (nothing there any more), a switch followed
+ * by an Enter when only the switch is named, a switch and an Enter of
+ * another region, a switch to another task, and no position. The trace
+ * then holds the task's creation, one switch into it, its region, its
  * completion and the switch back to the implicit task. */
 #include <stdio.h>
 
@@ -38,22 +40,29 @@ void lifecycle_task_undo(void)
 
     const void *at = weft_event_position();
     weft_task_switch(team, 0, 1);
-    bool last = weft_task_switch_undo(at, team, 0, 1);
-    bool again = weft_task_switch_undo(at, team, 0, 1);
+    bool last = weft_task_switch_undo(at, team, 0, 1, WEFT_REGION_INVALID);
+    bool again = weft_task_switch_undo(at, team, 0, 1, WEFT_REGION_INVALID);
 
     at = weft_event_position();
     weft_task_switch(team, 0, 1);
-    bool fields = weft_task_switch_undo(at, team, 0, 2);
     weft_enter(body);
-    bool not_last = weft_task_switch_undo(at, team, 0, 1);
+    bool not_last = weft_task_switch_undo(at, team, 0, 1, WEFT_REGION_INVALID);
+    bool other_region = weft_task_switch_undo(at, team, 0, 1, parallel);
+    bool start = weft_task_switch_undo(at, team, 0, 1, body);
+
+    at = weft_event_position();
+    weft_task_switch(team, 0, 1);
+    bool fields = weft_task_switch_undo(at, team, 0, 2, WEFT_REGION_INVALID);
+    weft_enter(body);
     weft_leave(body);
     weft_task_complete(team, 0, 1);
     weft_task_switch(team, 0, 0);
-    bool null_position = weft_task_switch_undo(NULL, team, 0, 0);
+    bool null_position = weft_task_switch_undo(NULL, team, 0, 0, WEFT_REGION_INVALID);
 
     weft_leave(parallel);
     weft_thread_team_end(team);
     weft_thread_join(WEFT_PARADIGM_OPENMP);
-    printf("undo %d %d %d %d %d\n", last, again, fields, not_last, null_position);
+    printf("undo %d %d %d %d %d %d %d\n", last, again, not_last, other_region, start, fields,
+           null_position);
 }
 /* SPDX-License-Identifier: BSD-3-Clause */

@@ -281,9 +281,10 @@ static void test_regions_left_open_are_closed(void **state)
     trace_free(t);
 }
 
-/* weft_task_switch_undo takes back only the switch that is the thread's
- * last event, and only once (lifecycle_tasks.c): the trace keeps the one
- * switch into the task that was not taken back and the switch out. */
+/* weft_task_switch_undo takes back only a switch (or a switch and the
+ * Enter named) that is the thread's last, and only once
+ * (lifecycle_tasks.c): the trace keeps the one switch into the task that
+ * was not taken back, its region, and the switch out. */
 static void test_task_switch_undo(void **state)
 {
     (void)state;
@@ -291,7 +292,7 @@ static void test_task_switch_undo(void **state)
     assert_int_equal(run.exit_code, 0);
     char line[64];
     assert_true(stdout_line(scratch, "undo ", line, sizeof(line)));
-    assert_string_equal(line, "undo 1 0 0 0 0\n");
+    assert_string_equal(line, "undo 1 0 0 0 1 0 0\n");
     trace_model *t = load(trace_dir);
     check_sound(t);
     const trace_location_stats *loc = trace_location_by_id(t, 0);

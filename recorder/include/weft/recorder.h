@@ -147,18 +147,22 @@ WEFT_EXPORT uint64_t weft_task_switch_at(weft_comm team, uint32_t creating_threa
                                          uint32_t generation, uint64_t time);
 WEFT_EXPORT uint64_t weft_task_complete_at(weft_comm team, uint32_t creating_thread,
                                            uint32_t generation, uint64_t time);
-/* A switch away from a task that is followed, with nothing recorded in
- * between, by the switch straight back says nothing the trace needs (clang
- * runs an untied task's first part only to queue the task again). An
- * adapter may take such a switch back: weft_event_position, called just
- * before recording it, says where it goes (NULL before the thread's first
- * event); weft_task_switch_undo removes the ThreadTaskSwitch to (team,
- * creating_thread, generation) recorded there if it is still the calling
- * thread's last event and not yet handed to the writer, and returns
- * whether it did. */
+/* Task switches an adapter may take back when they turn out to say
+ * nothing: a switch away from a task followed, with nothing recorded in
+ * between, by the switch straight back; or a task's start (the switch into
+ * it and the Enter of its region) followed by the switch away with nothing
+ * recorded in between (clang runs an untied task's first part only to
+ * queue the task again). weft_event_position, called just before recording
+ * the switch, says where it goes (NULL before the thread's first event);
+ * weft_task_switch_undo removes the ThreadTaskSwitch to (team,
+ * creating_thread, generation) recorded there, and the Enter of `entered`
+ * after it unless that is WEFT_REGION_INVALID, if they are still the
+ * calling thread's last events and not yet handed to the writer, and
+ * returns whether it did. */
 WEFT_EXPORT const void *weft_event_position(void);
 WEFT_EXPORT bool weft_task_switch_undo(const void *position, weft_comm team,
-                                       uint32_t creating_thread, uint32_t generation);
+                                       uint32_t creating_thread, uint32_t generation,
+                                       weft_region entered);
 
 /* ---- MPI ---------------------------------------------------------------- */
 
