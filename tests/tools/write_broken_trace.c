@@ -53,7 +53,8 @@ static const char *const variants[] = {"good",
                                        "bytes_deleted",
                                        "events_lost",
                                        "escape_names",
-                                       "group_count_damaged"};
+                                       "group_count_damaged",
+                                       "task_moved"};
 
 static bool is(const char *name)
 {
@@ -175,6 +176,12 @@ static void rank0_thread1(OTF2_EvtWriter *w)
     } else {
         OTF2_EvtWriter_ThreadAcquireLock(w, NULL, BASE + 65, OTF2_PARADIGM_OPENMP, LOCK, 2);
         OTF2_EvtWriter_ThreadReleaseLock(w, NULL, BASE + 75, OTF2_PARADIGM_OPENMP, LOCK, 2);
+    }
+    if (is("task_moved")) { /* enters main in task (0, 1), leaves it in the implicit task */
+        OTF2_EvtWriter_ThreadTaskSwitch(w, NULL, BASE + 76, COMM_TEAM, 0, 1);
+        OTF2_EvtWriter_Enter(w, NULL, BASE + 76, R_MAIN);
+        OTF2_EvtWriter_ThreadTaskSwitch(w, NULL, BASE + 76, COMM_TEAM, 1, 0);
+        OTF2_EvtWriter_Leave(w, NULL, BASE + 76, R_MAIN);
     }
     OTF2_EvtWriter_Leave(w, NULL, BASE + 76, R_FOO);
     if (!is("team_unbalanced") && !is("escape_names"))

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* What each location's events must satisfy on their own, checked while they
  * are read (weft check): time never goes back; enter/leave, fork/join,
- * thread team begin/end and collective begin/end pair up; events name
- * defined regions and communicators, and ranks inside them. The records
+ * thread team begin/end and collective begin/end pair up; a region is left
+ * in the task that entered it; events name defined regions and
+ * communicators, and ranks inside them. The records
  * that must agree with other locations' (messages, collectives, lock
  * events) are kept for check_match.c. */
 #include "check_internal.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 
 static check_state *state_of(weft_trace_reader *reader)
 {
@@ -49,8 +51,43 @@ static size_t comm_of(check_state *c, const check_at *at, OTF2_CommRef comm, con
 
 static weft_status open_region(check_state *c, uint64_t region, const check_at *at)
 {
-    check_open open = {region, at->position, at->time};
+    check_open open = {region, at->position, at->time, c->task};
     return push(&c->regions, &open, sizeof(open));
+}
+
+/* ---- tasks -------------------------------------------------------------------- */
+
+/* Scalasca's analyzer keeps a stack of open regions per task and location:
+ * a task's first ThreadTaskSwitch on a location starts one, every Enter
+ * pushes onto the running task's, every Leave pops it, ThreadTaskComplete
+ * returns to the implicit task. A region left in another task than the
+ * one that entered it pops the wrong stack, and an empty one ends the
+ * analysis with a segmentation fault: a task whose region was entered on
+ * one thread and left on another (it moved) does exactly that. */
+static uint64_t task_key(const weft_trace_event *e)
+{
+    return e->generation == 0 ? 0 : (uint64_t)e->number << 32 | e->generation;
+}
+
+static const char *task_name(uint64_t task, char *buf, size_t size)
+{
+    if (task == 0)
+        return "the implicit task";
+    snprintf(buf, size, "the task of creating thread %" PRIu32 ", generation %" PRIu32,
+             (uint32_t)(task >> 32), (uint32_t)task);
+    return buf;
+}
+
+static void left_in_other_task(check_state *c, const check_at *at, const char *left,
+                               const check_open *open)
+{
+    char now[96], then[96];
+    weft__check_problem(c, at,
+                        "leave of %s in %s, but it was entered in %s (event %" PRIu64
+                        "): Scalasca's analyzer keeps each task's regions apart and stops "
+                        "at such a leave (a task that moved to another thread)",
+                        left, task_name(c->task, now, sizeof(now)),
+                        task_name(open->task, then, sizeof(then)), open->position);
 }
 
 static weft_status on_enter(check_state *c, const check_at *at, uint64_t region)
@@ -73,6 +110,8 @@ static void on_leave(check_state *c, const check_at *at, uint64_t region)
         return;
     }
     if (open[depth - 1].ref == region) {
+        if (open[depth - 1].task != c->task)
+            left_in_other_task(c, at, left, &open[depth - 1]);
         c->regions.count--;
         return;
     }
@@ -150,7 +189,7 @@ static void on_join(check_state *c, const check_at *at)
 static weft_status on_team_begin(check_state *c, const check_at *at, uint64_t team)
 {
     comm_of(c, at, team, "thread team begin");
-    check_open open = {team, at->position, at->time};
+    check_open open = {team, at->position, at->time, 0};
     return push(&c->teams, &open, sizeof(open));
 }
 
@@ -237,7 +276,7 @@ static weft_status message(check_state *c, const check_at *at, const weft_trace_
  * when it was posted (its MpiIrecvRequest), which MPI matches in. */
 static weft_status on_irecv_request(check_state *c, const check_at *at, uint64_t request)
 {
-    check_open posted = {request, at->position, at->time};
+    check_open posted = {request, at->position, at->time, 0};
     return push(&c->requests, &posted, sizeof(posted));
 }
 
@@ -262,7 +301,7 @@ static void on_collective_begin(check_state *c, const check_at *at)
                             "collective begin inside the collective begun at event %" PRIu64,
                             c->collective_begin.position);
     c->collective_open = true;
-    c->collective_begin = (check_open){0, at->position, at->time};
+    c->collective_begin = (check_open){0, at->position, at->time, 0};
 }
 
 static weft_status on_collective_end(check_state *c, const check_at *at, const weft_trace_event *e)
@@ -307,9 +346,15 @@ static weft_status on_event(weft_trace_reader *reader, const weft_trace_event *e
     case WEFT_TRACE_TEAM_END:
         on_team_end(c, &at, e->ref);
         return WEFT_OK;
-    case WEFT_TRACE_TASK_CREATE:
     case WEFT_TRACE_TASK_SWITCH:
+        c->task = task_key(e);
+        comm_of(c, &at, e->ref, "a task event");
+        return WEFT_OK;
     case WEFT_TRACE_TASK_COMPLETE:
+        c->task = 0; /* as Scalasca's analyzer: back in the implicit task */
+        comm_of(c, &at, e->ref, "a task event");
+        return WEFT_OK;
+    case WEFT_TRACE_TASK_CREATE:
         comm_of(c, &at, e->ref, "a task event");
         return WEFT_OK;
     case WEFT_TRACE_LOCK_ACQUIRE:
@@ -346,6 +391,7 @@ static weft_status begin_location(weft_trace_reader *reader)
     c->forks = 0;
     c->collective_open = false;
     c->have_time = false;
+    c->task = 0;
     weft__check_rma_begin_location(c);
     return WEFT_OK;
 }

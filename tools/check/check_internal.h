@@ -54,6 +54,7 @@ typedef struct check_open { /* an open region, team, or pending request */
     uint64_t ref;
     uint64_t position;
     uint64_t time;
+    uint64_t task; /* a region: the task it was entered in (check_events.c) */
 } check_open;
 
 /* A growable array of ITEMS of one type. */
@@ -77,6 +78,7 @@ typedef struct check_state {
     check_open collective_begin;
     bool have_time;
     uint64_t last_time, last_position;
+    uint64_t task; /* the task running: creating thread << 32 | generation; 0 implicit */
 
     /* Across locations (check_match.c). */
     check_vec sends, receives; /* check_message */
