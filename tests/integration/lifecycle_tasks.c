@@ -12,17 +12,13 @@
 #include <stdio.h>
 
 #include "weft/recorder.h"
+#include "weft/user.h"
 
+/* A user region (its handle is its region id). */
 static weft_region define(const char *name)
 {
-    weft_region r = WEFT_REGION_INVALID;
-    weft_region_desc d = {.name = name,
-                          .file = __FILE__,
-                          .begin_line = 1,
-                          .role = WEFT_REGION_ROLE_FUNCTION,
-                          .paradigm = WEFT_PARADIGM_USER};
-    weft_registry_region(weft_defs_global(), &d, &r);
-    return r;
+    uint32_t handle = WEFT_USER_HANDLE_UNSET;
+    return (weft_region){weft_user_region_register(&handle, name, __FILE__, __LINE__, 1)};
 }
 
 void lifecycle_task_undo(void);
