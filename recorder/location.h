@@ -93,6 +93,10 @@ struct weft_loc {
     weft_open_scopes open; /* regions and teams not yet closed */
     uint64_t scopes_closed; /* closed by the sink at thread ends and the end */
     bool cut;               /* events past the signal that ended the program were left out */
+    struct {
+        uint32_t team, thread, generation;
+    } task;                /* the task running, as the last task switch written names it
+                              (generation 0: the implicit task); see open_scopes.h */
     uint32_t last_team;    /* the thread team this location last joined, or
                               WEFT_INVALID_ID: spares the registry a call per
                               team begin (see sink.c) */

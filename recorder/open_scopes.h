@@ -31,7 +31,11 @@ typedef enum weft_scope_kind {
 
 typedef struct weft_scope {
     uint32_t id;
-    uint32_t extra;
+    uint32_t extra; /* a lock: its acquisition order; a team: the thread's number in it */
+    /* The task the scope was opened in, as the location's last task switch
+     * named it: creating thread and generation, generation 0 for the
+     * implicit task (the sink closes a scope in its own task). */
+    uint32_t task_thread, task_generation;
     uint8_t kind; /* weft_scope_kind */
     uint8_t small;
 } weft_scope;

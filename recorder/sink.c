@@ -178,6 +178,15 @@ static void note_team_member(weft_loc *loc, uint32_t team, uint16_t thread_in_te
         loc->last_team = team;
 }
 
+/* A scope opened now, in the task running on loc. */
+static weft_scope scope_here(const weft_loc *loc, weft_scope_kind kind, uint32_t id)
+{
+    return (weft_scope){.id = id,
+                        .kind = (uint8_t)kind,
+                        .task_thread = loc->task.thread,
+                        .task_generation = loc->task.generation};
+}
+
 /* A closing to leave out: one of a scope the parent of a fork()ed child
  * opened before the fork. */
 static bool closes_nothing(weft_loc *loc, weft_scope_kind kind, uint32_t id)
@@ -192,18 +201,21 @@ static bool closes_nothing(weft_loc *loc, weft_scope_kind kind, uint32_t id)
 static bool track_scope(weft_loc *loc, const weft_slot *s, size_t available)
 {
     switch (s->head.kind) {
-    case WEFT_EVENT_THREAD_FORK:
-        weft__scopes_open_scope(&loc->open,
-                                (weft_scope){.kind = WEFT_SCOPE_FORK, .small = s->head.small});
+    case WEFT_EVENT_THREAD_FORK: {
+        weft_scope fork = scope_here(loc, WEFT_SCOPE_FORK, 0);
+        fork.small = s->head.small;
+        weft__scopes_open_scope(&loc->open, fork);
         return true;
+    }
     case WEFT_EVENT_THREAD_JOIN:
         return !closes_nothing(loc, WEFT_SCOPE_FORK, 0);
     case WEFT_EVENT_LOCK_ACQUIRE:
-        if (available >= 2)
-            weft__scopes_open_scope(&loc->open, (weft_scope){.kind = WEFT_SCOPE_LOCK,
-                                                             .id = s->head.ref,
-                                                             .small = s->head.small,
-                                                             .extra = (uint32_t)s[1].word[0]});
+        if (available >= 2) {
+            weft_scope lock = scope_here(loc, WEFT_SCOPE_LOCK, s->head.ref);
+            lock.small = s->head.small;
+            lock.extra = (uint32_t)s[1].word[0];
+            weft__scopes_open_scope(&loc->open, lock);
+        }
         return true;
     case WEFT_EVENT_LOCK_RELEASE:
         return !closes_nothing(loc, WEFT_SCOPE_LOCK, s->head.ref);
@@ -228,7 +240,7 @@ static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots
     *kept = true;
     switch (s->head.kind) {
     case WEFT_EVENT_ENTER:
-        weft__scopes_open(&loc->open, WEFT_SCOPE_REGION, ref);
+        weft__scopes_open_scope(&loc->open, scope_here(loc, WEFT_SCOPE_REGION, ref));
         *code = OTF2_EvtWriter_Enter(w, NULL, t, ref);
         return 1;
     case WEFT_EVENT_LEAVE:
@@ -239,7 +251,9 @@ static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots
         return 1;
     case WEFT_EVENT_THREAD_TEAM_BEGIN:
         note_team_member(loc, ref, s->head.count);
-        weft__scopes_open(&loc->open, WEFT_SCOPE_TEAM, ref);
+        weft_scope team = scope_here(loc, WEFT_SCOPE_TEAM, ref);
+        team.extra = s->head.count;
+        weft__scopes_open_scope(&loc->open, team);
         *code = OTF2_EvtWriter_ThreadTeamBegin(w, NULL, t, ref);
         return 1;
     case WEFT_EVENT_THREAD_TEAM_END:
@@ -255,6 +269,14 @@ static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots
         *code = (s->head.kind == WEFT_EVENT_TASK_SWITCH ? OTF2_EvtWriter_ThreadTaskSwitch
                                                         : OTF2_EvtWriter_ThreadTaskComplete)(
             w, NULL, t, ref, (uint32_t)s[1].word[0], (uint32_t)(s[1].word[0] >> 32));
+        /* A completion returns to the implicit task, as Scalasca reads it. */
+        if (s->head.kind == WEFT_EVENT_TASK_SWITCH) {
+            loc->task.team = ref;
+            loc->task.thread = (uint32_t)s[1].word[0];
+            loc->task.generation = (uint32_t)(s[1].word[0] >> 32);
+        } else {
+            loc->task.generation = 0;
+        }
         return 2;
     default:
         break;
@@ -415,26 +437,57 @@ static OTF2_ErrorCode close_scope(OTF2_EvtWriter *w, const weft_scope *scope, ui
     return weft__otf2_write_event(w, &e);
 }
 
+/* Before closing SCOPE: a switch into the task it was opened in, when
+ * another runs (a program that ended inside a task). Scalasca's analyzer
+ * keeps each task's regions apart: a Leave in another task pops the wrong
+ * stack, and an empty one stops it. The switch names the team of the
+ * innermost team scope around (or the last switch's), and for the
+ * implicit task the thread's number in that team. Returns 1 when written. */
+static uint64_t switch_to_scope_task(weft_loc *loc, OTF2_EvtWriter *w, const weft_scope *scope,
+                                     uint64_t t)
+{
+    if (scope->task_generation == loc->task.generation &&
+        (scope->task_generation == 0 || scope->task_thread == loc->task.thread))
+        return 0;
+    const weft_scope *team = scope->kind == WEFT_SCOPE_TEAM ? scope : NULL;
+    for (uint32_t i = loc->open.depth; !team && i > 0; i--)
+        if (loc->open.items[i - 1].kind == WEFT_SCOPE_TEAM)
+            team = &loc->open.items[i - 1];
+    uint32_t team_id = team ? team->id : loc->task.team;
+    uint32_t thread = scope->task_generation ? scope->task_thread : (team ? team->extra : 0);
+    loc->task.thread = scope->task_thread;
+    loc->task.generation = scope->task_generation;
+    weft_event e = {.kind = WEFT_EVENT_TASK_SWITCH,
+                    .time = t,
+                    .ref = team_id,
+                    .a = thread,
+                    .b = scope->task_generation};
+    return weft__otf2_write_event(w, &e) == OTF2_SUCCESS;
+}
+
 /* Closes, innermost first, the regions, teams, forks and locks still open
- * on loc at time t, no earlier than its last event (see open_scopes.h);
- * returns how many. */
+ * on loc at time t, no earlier than its last event (see open_scopes.h),
+ * each in the task it was opened in; returns the events written. */
 static uint64_t close_open_scopes(weft_loc *loc, uint64_t t)
 {
-    uint64_t closed = 0;
+    uint64_t closed = 0, switches = 0;
     if (t < loc->last_time)
         t = loc->last_time;
     weft_scope scope;
     while (weft__scopes_pop(&loc->open, &scope)) {
         OTF2_EvtWriter *w = failed ? NULL : loc->evt_writer;
+        if (w)
+            switches += switch_to_scope_task(loc, w, &scope, t);
         if (w && close_scope(w, &scope, t) == OTF2_SUCCESS)
             closed++;
     }
-    if (closed) {
+    loc->task.generation = 0; /* the next thread on loc starts in its implicit task */
+    if (closed + switches) {
         if (loc->events_written == 0)
             loc->first_time = t;
         loc->last_time = t;
     }
-    loc->events_written += closed;
+    loc->events_written += closed + switches;
     loc->scopes_closed += closed;
     return closed;
 }
