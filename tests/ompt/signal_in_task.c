@@ -1,28 +1,45 @@
-/* Ends itself with SIGTERM while both of its threads run a task: each task
- * waits until the other has started, then the second raises the signal
- * and the first spins until the program ends. weft's signal rescue closes
- * what is open on each thread: the task's region in the task, then the
- * implicit task's regions after a switch back to it (run_signal_in_task.sh). */
+/* Ends itself by a signal while both of its threads run a task:
+ *
+ *   program SIGNAL WARMUP
+ *
+ * SIGNAL is TERM or KILL. First WARMUP small tasks (each some work), so
+ * that a small WEFT_BUFFER_SIZE hands chunks to the writer and the trace
+ * files hold events before the end; then two tasks that each wait until
+ * the other has started, the second raising the signal, the first spinning
+ * until the program ends. Either way what is open at the end is closed in
+ * the task that opened it: by weft's signal rescue (TERM) or by weft
+ * recover (KILL); see run_signal_in_task.sh. */
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 
 static atomic_int running;
 static volatile long sink;
 
-int main(void)
+int main(int argc, char **argv)
 {
+    int sig = argc > 1 && strcmp(argv[1], "KILL") == 0 ? SIGKILL : SIGTERM;
+    int warmup = argc > 2 ? atoi(argv[2]) : 0;
 #pragma omp parallel num_threads(2)
 #pragma omp single
-    for (int k = 0; k < 2; k++) {
+    {
+        for (int k = 0; k < warmup; k++) {
+#pragma omp task
+            for (int i = 0; i < 2000; i++)
+                sink++;
+        }
+        for (int k = 0; k < 2; k++) {
 #pragma omp task firstprivate(k)
-        {
-            atomic_fetch_add(&running, 1);
-            while (atomic_load(&running) < 2)
-                sink++;
-            if (k == 1)
-                raise(SIGTERM);
-            for (;;)
-                sink++;
+            {
+                atomic_fetch_add(&running, 1);
+                while (atomic_load(&running) < 2)
+                    sink++;
+                if (k == 1)
+                    raise(sig);
+                for (;;)
+                    sink++;
+            }
         }
     }
     return 0;

@@ -7,10 +7,11 @@
  * (linear between two measurements, as OTF2's readers apply them). The
  * location's scopes are tracked as they are copied (regions, the program,
  * thread teams, forks, locks); whatever is still open where its events end
- * is closed there, innermost first, the program last with the end status
- * its journal knows. Left out: events recover_match.c marks (a message or
- * collective whose partner did not reach the disk), a collective begin
- * whose end is missing, and a closing without its opening. */
+ * is closed there, innermost first, each in the OpenMP task it was opened
+ * in (a ThreadTaskSwitch back to it first, as the recorder's sink does),
+ * the program last with the end status its journal knows. Left out: events recover_match.c marks (a
+ * message or collective whose partner did not reach the disk), a collective begin whose end is
+ * missing, and a closing without its opening. */
 #include "recover.h"
 
 #include <stdlib.h>
@@ -26,11 +27,20 @@ typedef struct scope {
     uint8_t small;
     uint32_t id;
     uint32_t extra;
+    uint32_t task_thread, task_generation; /* the task it was opened in (0: implicit) */
 } scope;
+
+/* A task as a ThreadTaskSwitch names it. */
+typedef struct task_ref {
+    uint32_t team, thread, generation;
+} task_ref;
 
 typedef struct copying {
     scope *stack;
     size_t depth, capacity;
+    task_ref task;     /* running: the last switch copied; generation 0 after a completion */
+    task_ref implicit; /* the last switch to an implicit task (generation 0) copied */
+    bool implicit_known;
     uint64_t last_time;
     bool pending_begin; /* a collective begin waits for its end */
     uint64_t pending_time;
@@ -77,8 +87,24 @@ static bool push(copying *c, scope s)
 {
     if (!weft__cli_grow(&c->stack, &c->capacity, c->depth + 1, sizeof(*c->stack)))
         return false;
+    s.task_thread = c->task.thread;
+    s.task_generation = c->task.generation;
     c->stack[c->depth++] = s;
     return true;
+}
+
+/* Notes the task a copied switch or completion leaves running. */
+static void follow_task(copying *c, const weft_event *e)
+{
+    if (e->kind == WEFT_EVENT_TASK_SWITCH) {
+        c->task = (task_ref){e->ref, e->a, e->b};
+        if (e->b == 0) {
+            c->implicit = c->task;
+            c->implicit_known = true;
+        }
+    } else if (e->kind == WEFT_EVENT_TASK_COMPLETE) {
+        c->task.generation = 0;
+    }
 }
 
 /* Removes the innermost scope of this kind (and id); false when none. A
@@ -243,6 +269,29 @@ static weft_status copy_event(recover_state *st, size_t index, uint64_t position
         loc->events_dropped++;
         return WEFT_OK;
     }
+    follow_task(c, &e);
+    return put(st, index, c, &e);
+}
+
+/* Before closing S: a switch back to the task it was opened in, when
+ * another runs. The implicit task is named as the location's last switch
+ * to it named it, else by the thread's number (Scalasca's analyzer keeps
+ * each task's regions apart; docs/dev/OTF2-CONVENTIONS.md). */
+static weft_status switch_back(recover_state *st, size_t index, copying *c, const scope *s)
+{
+    if (s->task_generation == c->task.generation &&
+        (s->task_generation == 0 || s->task_thread == c->task.thread))
+        return WEFT_OK;
+    const recover_location *loc = &st->locations[index];
+    uint32_t thread = s->task_generation  ? s->task_thread
+                      : c->implicit_known ? c->implicit.thread
+                                          : (uint32_t)(loc->otf2_id >> 32);
+    c->task = (task_ref){c->task.team, thread, s->task_generation};
+    weft_event e = {.kind = WEFT_EVENT_TASK_SWITCH,
+                    .time = c->last_time,
+                    .ref = c->task.team,
+                    .a = thread,
+                    .b = s->task_generation};
     return put(st, index, c, &e);
 }
 
@@ -263,6 +312,9 @@ static weft_status close_scopes(recover_state *st, size_t index, copying *c)
     }
     while (c->depth > 0) {
         scope s = c->stack[--c->depth];
+        weft_status switched = switch_back(st, index, c, &s);
+        if (switched != WEFT_OK)
+            return switched;
         weft_event e = {.time = c->last_time};
         switch (s.kind) {
         case SCOPE_REGION:
