@@ -29,11 +29,17 @@ int main(int argc, char **argv)
             for (int i = 0; i < 2000; i++)
                 sink++;
         }
+        /* With the queue empty, neither task below runs at its creation
+         * (a full queue makes libomp run a new task at once: the first
+         * would then wait for a second never created). */
+#pragma omp taskwait
         for (int k = 0; k < 2; k++) {
 #pragma omp task firstprivate(k)
             {
                 atomic_fetch_add(&running, 1);
-                while (atomic_load(&running) < 2)
+                /* Bounded, so that a machine too busy to run both at once
+                 * still ends (the raising thread is in its task anyway). */
+                for (long spin = 0; atomic_load(&running) < 2 && spin < 2000000000L; spin++)
                     sink++;
                 if (k == 1)
                     raise(sig);
