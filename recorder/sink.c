@@ -442,7 +442,8 @@ static OTF2_ErrorCode close_scope(OTF2_EvtWriter *w, const weft_scope *scope, ui
  * keeps each task's regions apart: a Leave in another task pops the wrong
  * stack, and an empty one stops it. The switch names the team of the
  * innermost team scope around (or the last switch's), and for the
- * implicit task the thread's number in that team. Returns 1 when written. */
+ * implicit task the thread's number in that team. Returns the events
+ * written: 0 or 1. */
 static uint64_t switch_to_scope_task(weft_loc *loc, OTF2_EvtWriter *w, const weft_scope *scope,
                                      uint64_t t)
 {
@@ -455,6 +456,7 @@ static uint64_t switch_to_scope_task(weft_loc *loc, OTF2_EvtWriter *w, const wef
             team = &loc->open.items[i - 1];
     uint32_t team_id = team ? team->id : loc->task.team;
     uint32_t thread = scope->task_generation ? scope->task_thread : (team ? team->extra : 0);
+    loc->task.team = team_id;
     loc->task.thread = scope->task_thread;
     loc->task.generation = scope->task_generation;
     weft_event e = {.kind = WEFT_EVENT_TASK_SWITCH,
