@@ -306,12 +306,11 @@ void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, omp
     }
     if (task == 0)
         return; /* a task this tool did not see created */
+    bool starting = is_explicit(task) && !(task & STARTED);
     /* A switch away the next one may take back: not one that starts a task,
      * whose first appearance on this thread would then be lost. */
-    bool leaving = !completed && is_explicit(done) && (done & STARTED) &&
-                   (task & ~STARTED) != (done & ~STARTED) &&
-                   !(is_explicit(task) && !(task & STARTED));
-    bool starting = is_explicit(task) && !(task & STARTED);
+    bool leaving = !completed && !starting && is_explicit(done) && (done & STARTED) &&
+                   (task & ~STARTED) != (done & ~STARTED);
     const void *at = leaving || starting ? weft_event_position() : NULL;
     uint64_t from = t->current_task;
     time = switch_to(t, task & ~STARTED, time);
