@@ -38,9 +38,9 @@ typedef struct task_ref {
 typedef struct copying {
     scope *stack;
     size_t depth, capacity;
-    task_ref task;     /* running: the last switch copied; generation 0 after a completion */
-    task_ref implicit; /* the last switch to an implicit task (generation 0) copied */
-    bool implicit_known;
+    task_ref task;            /* running: the last switch copied; generation 0 after a completion */
+    bool implicit_known;      /* a switch to an implicit task (generation 0) was copied, */
+    uint32_t implicit_thread; /* naming this thread */
     uint64_t last_time;
     bool pending_begin; /* a collective begin waits for its end */
     uint64_t pending_time;
@@ -99,8 +99,8 @@ static void follow_task(copying *c, const weft_event *e)
     if (e->kind == WEFT_EVENT_TASK_SWITCH) {
         c->task = (task_ref){e->ref, e->a, e->b};
         if (e->b == 0) {
-            c->implicit = c->task;
             c->implicit_known = true;
+            c->implicit_thread = e->a;
         }
     } else if (e->kind == WEFT_EVENT_TASK_COMPLETE) {
         c->task.generation = 0;
@@ -284,7 +284,7 @@ static weft_status switch_back(recover_state *st, size_t index, copying *c, cons
         return WEFT_OK;
     const recover_location *loc = &st->locations[index];
     uint32_t thread = s->task_generation  ? s->task_thread
-                      : c->implicit_known ? c->implicit.thread
+                      : c->implicit_known ? c->implicit_thread
                                           : (uint32_t)(loc->otf2_id >> 32);
     c->task = (task_ref){c->task.team, thread, s->task_generation};
     weft_event e = {.kind = WEFT_EVENT_TASK_SWITCH,
