@@ -58,21 +58,26 @@ static const unsigned char *get_bytes(in *i, uint64_t len)
     return p;
 }
 
+/* Copies the next SIZE bytes into V; leaves V as it was when they are
+ * missing. */
+static void get_into(in *i, void *v, size_t size)
+{
+    const unsigned char *p = get_bytes(i, size);
+    if (p)
+        memcpy(v, p, size);
+}
+
 static uint32_t get32(in *i)
 {
     uint32_t v = 0;
-    const unsigned char *p = get_bytes(i, sizeof(v));
-    if (p)
-        memcpy(&v, p, sizeof(v));
+    get_into(i, &v, sizeof(v));
     return v;
 }
 
 static uint64_t get64(in *i)
 {
     uint64_t v = 0;
-    const unsigned char *p = get_bytes(i, sizeof(v));
-    if (p)
-        memcpy(&v, p, sizeof(v));
+    get_into(i, &v, sizeof(v));
     return v;
 }
 
