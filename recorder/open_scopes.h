@@ -52,20 +52,14 @@ bool weft__scopes_close_slow(weft_open_scopes *s, weft_scope_kind kind, uint32_t
 /* The writer notes every enter and leave here, so the common cases (room
  * on the stack; a leave of the innermost scope) are inline. */
 
-/* Notes a fork or lock acquisition (with its paradigm and order), or any
- * other opening. */
+/* Notes an opening: an enter, team begin, fork or lock acquisition (with
+ * its paradigm, order and task; see sink.c). */
 static inline void weft__scopes_open_scope(weft_open_scopes *s, weft_scope scope)
 {
     if (WEFT_LIKELY(s->depth < s->capacity && !s->overflow))
         s->items[s->depth++] = scope;
     else
         weft__scopes_open_slow(s, scope);
-}
-
-/* Notes an enter / team begin. */
-static inline void weft__scopes_open(weft_open_scopes *s, weft_scope_kind kind, uint32_t id)
-{
-    weft__scopes_open_scope(s, (weft_scope){.id = id, .kind = (uint8_t)kind});
 }
 
 /* Notes a leave / team end / join (id 0) / lock release: removes the

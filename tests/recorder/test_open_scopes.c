@@ -19,6 +19,13 @@
 #define F WEFT_SCOPE_FORK
 #define L WEFT_SCOPE_LOCK
 
+/* An opening as the sink notes an enter or team begin (no task: the
+ * implicit one). */
+static void open_scope(weft_open_scopes *s, weft_scope_kind kind, uint32_t id)
+{
+    weft__scopes_open_scope(s, (weft_scope){.id = id, .kind = (uint8_t)kind});
+}
+
 /* Pops everything and checks it against want[] (kind, id pairs, innermost
  * first). */
 static void expect_open(weft_open_scopes *s, const uint32_t (*want)[2], size_t count)
@@ -44,10 +51,10 @@ static void test_closed_innermost_first(void **state)
 {
     (void)state;
     weft_open_scopes s = {0};
-    weft__scopes_open(&s, R, 1);
-    weft__scopes_open(&s, T, 7);
-    weft__scopes_open(&s, R, 2);
-    weft__scopes_open(&s, R, UINT32_MAX);
+    open_scope(&s, R, 1);
+    open_scope(&s, T, 7);
+    open_scope(&s, R, 2);
+    open_scope(&s, R, UINT32_MAX);
     weft__scopes_close(&s, R, UINT32_MAX);
     assert_int_equal(s.depth, 3);
     EXPECT_OPEN(&s, {R, 2}, {T, 7}, {R, 1});
@@ -61,9 +68,9 @@ static void test_close_matches_kind_and_id(void **state)
 {
     (void)state;
     weft_open_scopes s = {0};
-    weft__scopes_open(&s, R, 5);
-    weft__scopes_open(&s, R, 6);
-    weft__scopes_open(&s, R, 5);
+    open_scope(&s, R, 5);
+    open_scope(&s, R, 6);
+    open_scope(&s, R, 5);
     weft__scopes_close(&s, T, 5); /* no team 5: nothing */
     weft__scopes_close(&s, R, 9); /* never opened: nothing */
     assert_int_equal(s.depth, 3);
@@ -80,10 +87,10 @@ static void test_out_of_order_close(void **state)
 {
     (void)state;
     weft_open_scopes s = {0};
-    weft__scopes_open(&s, R, 1);
-    weft__scopes_open(&s, T, 3);
-    weft__scopes_open(&s, R, 2);
-    weft__scopes_open(&s, R, 4);
+    open_scope(&s, R, 1);
+    open_scope(&s, T, 3);
+    open_scope(&s, R, 2);
+    open_scope(&s, R, 4);
     weft__scopes_close(&s, T, 3);
     assert_int_equal(s.depth, 1);
     weft__scopes_close(&s, R, 2); /* forgotten already */
@@ -95,7 +102,7 @@ static void test_deep_nesting(void **state)
     (void)state;
     weft_open_scopes s = {0};
     for (uint32_t i = 0; i < 1000; i++)
-        weft__scopes_open(&s, i % 3 ? R : T, i);
+        open_scope(&s, i % 3 ? R : T, i);
     for (uint32_t i = 1000; i-- > 0;) {
         weft_scope scope;
         assert_true(weft__scopes_pop(&s, &scope));
@@ -113,20 +120,20 @@ static void test_out_of_memory_stops_tracking(void **state)
     (void)state;
     weft_open_scopes s = {0};
     weft_alloc_fail_after(0);
-    weft__scopes_open(&s, R, 1);
+    open_scope(&s, R, 1);
     weft_alloc_fail_after(-1);
     assert_true(s.overflow);
-    weft__scopes_open(&s, R, 2);
+    open_scope(&s, R, 2);
     weft_scope scope;
     assert_false(weft__scopes_pop(&s, &scope));
 
     weft__scopes_free(&s);
     assert_false(s.overflow);
-    weft__scopes_open(&s, R, 1);
+    open_scope(&s, R, 1);
     for (uint32_t i = 1; i < s.capacity; i++)
-        weft__scopes_open(&s, T, i);
+        open_scope(&s, T, i);
     weft_alloc_fail_after(0); /* the growth past the first capacity fails */
-    weft__scopes_open(&s, R, 99);
+    open_scope(&s, R, 99);
     weft_alloc_fail_after(-1);
     assert_true(s.overflow);
     weft__scopes_close(&s, T, s.capacity - 1); /* closings still count */
@@ -145,10 +152,10 @@ static void test_forks(void **state)
 {
     (void)state;
     weft_open_scopes s = {0};
-    weft__scopes_open(&s, R, 1);
+    open_scope(&s, R, 1);
     weft__scopes_open_scope(&s, (weft_scope){.kind = F, .small = 3});
-    weft__scopes_open(&s, R, 2);
-    weft__scopes_open(&s, T, 4);
+    open_scope(&s, R, 2);
+    open_scope(&s, T, 4);
     assert_true(weft__scopes_close(&s, F, 0));
     assert_int_equal(s.depth, 1);
     assert_false(weft__scopes_close(&s, F, 0)); /* a join without its fork */
@@ -168,9 +175,9 @@ static void test_locks(void **state)
 {
     (void)state;
     weft_open_scopes s = {0};
-    weft__scopes_open(&s, R, 1);
+    open_scope(&s, R, 1);
     weft__scopes_open_scope(&s, (weft_scope){.kind = L, .id = 7, .small = 2, .extra = 11});
-    weft__scopes_open(&s, R, 2);
+    open_scope(&s, R, 2);
     weft__scopes_open_scope(&s, (weft_scope){.kind = L, .id = 8, .small = 2, .extra = 12});
     assert_true(weft__scopes_close(&s, L, 7)); /* not the innermost */
     assert_int_equal(s.depth, 3);
