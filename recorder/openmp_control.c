@@ -3,9 +3,10 @@
  *
  * Throttling keeps, per thread, one slot per region id: whether the region
  * may be throttled at all (looked up once per region and thread in the
- * process-wide list weft_openmp_region keeps), its open depth, and the
- * length of its latest visits (only the last TIMED_VISITS before each
- * judgement are timed, so most visits read no extra clock). A region is
+ * process-wide list weft_openmp_region keeps; barriers never may), its
+ * open depth, and the length of its latest visits (only the last
+ * TIMED_VISITS before each judgement are timed, so most visits read no
+ * extra clock). A region is
  * judged only when its outermost visit on the thread ends, every
  * WEFT_THROTTLE_NUMCALLS visits: from then on both its enters and its
  * leaves are skipped on that thread (counted, so a region entered again
@@ -116,7 +117,13 @@ weft_region weft_openmp_region(const weft_region_desc *desc, weft_omp_region kin
                        desc->name);
         return WEFT_REGION_INVALID;
     }
-    if (may_drop && throttling)
+    /* Barriers are never throttled: throttling judges each thread on its
+     * own visits, and the thread arriving last sees short ones, so a
+     * barrier would stop on some threads of a team and not on others.
+     * Scalasca's analyzer meets its own threads at every barrier it
+     * replays and crashes when a team's threads recorded different
+     * numbers of them (weft check reports that). */
+    if (may_drop && throttling && weft_omp_region_group(kind) != WEFT_OMP_GROUP_BARRIER)
         mark_optional(region.id);
     return region;
 }

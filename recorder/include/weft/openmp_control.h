@@ -9,6 +9,8 @@
  *     WEFT_THROTTLE_PERCALL) stops recording a region on a thread once it
  *     was entered more than NUMCALLS times there for less than PERCALL on
  *     average, as TAU does it; the end of the run names the regions.
+ *     Never a barrier: every thread of a team must record the same ones
+ *     (Scalasca's analyzer meets its own threads at each).
  *
  * Only regions whose enter and leave are all they record can be left out
  * one by one (weft_omp_region_optional): never parallel regions, whose
