@@ -88,11 +88,15 @@ uint64_t weft_leave_at(weft_region region, uint64_t time)
 void weft_thread_fork(weft_paradigm paradigm, uint32_t team_size)
 {
     record_head(WEFT_EVENT_THREAD_FORK, paradigm, team_size);
+    if (paradigm == WEFT_PARADIGM_OPENMP)
+        weft__recording_fork_counted();
 }
 
 void weft_thread_join(weft_paradigm paradigm)
 {
     record_head(WEFT_EVENT_THREAD_JOIN, paradigm, 0);
+    if (paradigm == WEFT_PARADIGM_OPENMP)
+        weft__recording_join_counted();
 }
 
 uint64_t weft_thread_team_begin_at(weft_comm team, uint32_t thread_in_team, uint64_t time)

@@ -313,33 +313,6 @@ void weft__finalize_on_signal(int signo, uint64_t time)
     report(&totals, weft__loc_count());
 }
 
-void weft_recording_set(bool on)
-{
-    static pthread_mutex_t switch_mutex = PTHREAD_MUTEX_INITIALIZER;
-    int saved_errno = errno;
-    bool paused;
-    weft__gate_slow(&paused); /* initialises on first use */
-    if (atomic_load_explicit(state, memory_order_relaxed) != WEFT_STATE_RUNNING) {
-        errno = saved_errno;
-        return;
-    }
-    pthread_mutex_lock(&switch_mutex);
-    if (atomic_load(&weft__paused) != !on) {
-        /* The switch is itself an event, so it is written while recording
-         * is on: after switching on, before switching off. Every location
-         * then re-checks on its slow path (see pause.h for what it does
-         * there). */
-        if (on)
-            atomic_store(&weft__paused, false);
-        weft__measurement_on_off(on);
-        if (!on)
-            atomic_store(&weft__paused, true);
-        weft__loc_clear_fast_all();
-    }
-    pthread_mutex_unlock(&switch_mutex);
-    errno = saved_errno;
-}
-
 void weft_flush_thread(void)
 {
     int saved_errno = errno;

@@ -50,6 +50,12 @@ bool weft__recording_unpaused(void);
 /* Writes a MeasurementOnOff event on the calling thread (events.c). */
 void weft__measurement_on_off(bool on);
 
+/* An OpenMP fork and join (events.c), counted for weft_recording_set: a
+ * switch inside a parallel region waits for the last join
+ * (recording_switch.c). */
+void weft__recording_fork_counted(void);
+void weft__recording_join_counted(void);
+
 /* The output failed (sink): stop recording for good. */
 void weft__recording_stop_on_error(void);
 
