@@ -36,7 +36,8 @@ typedef struct weft_scope {
      * named it: creating thread and generation, generation 0 for the
      * implicit task (the sink closes a scope in its own task). */
     uint32_t task_thread, task_generation;
-    uint8_t kind; /* weft_scope_kind */
+    uint32_t barriers; /* a team: the OpenMP barriers left in it (team_barriers.h) */
+    uint8_t kind;      /* weft_scope_kind */
     uint8_t small;
 } weft_scope;
 

@@ -12,6 +12,7 @@
 #include "otf2_events.h"
 #include "otf2_memory.h"
 #include "spill.h"
+#include "team_barriers.h"
 #include "lifecycle.h"
 #include "program.h"
 #include "weft/log.h"
@@ -244,10 +245,13 @@ static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots
         *code = OTF2_EvtWriter_Enter(w, NULL, t, ref);
         return 1;
     case WEFT_EVENT_LEAVE:
-        if (WEFT_UNLIKELY(closes_nothing(loc, WEFT_SCOPE_REGION, ref)))
+        if (WEFT_UNLIKELY(closes_nothing(loc, WEFT_SCOPE_REGION, ref))) {
             *kept = false;
-        else
+        } else {
             *code = OTF2_EvtWriter_Leave(w, NULL, t, ref);
+            if (WEFT_UNLIKELY(weft__barrier_region(ref)))
+                weft__barriers_left(&loc->open);
+        }
         return 1;
     case WEFT_EVENT_THREAD_TEAM_BEGIN:
         note_team_member(loc, ref, s->head.count);
@@ -467,29 +471,56 @@ static uint64_t switch_to_scope_task(weft_loc *loc, OTF2_EvtWriter *w, const wef
     return weft__otf2_write_event(w, &e) == OTF2_SUCCESS;
 }
 
+/* Before closing SCOPE at the end: the barriers its thread's team has on
+ * another thread and not on this one, entered and left at time t
+ * (team_barriers.h). Returns the events written. */
+static uint64_t add_missing_barriers(weft_loc *loc, OTF2_EvtWriter *w, const weft_scope *scope,
+                                     uint64_t t)
+{
+    uint32_t region;
+    uint32_t missing = weft__barriers_missing(&loc->open, scope, &region);
+    uint64_t written = 0;
+    for (uint32_t i = 0; i < missing; i++) {
+        weft_event enter = {.kind = WEFT_EVENT_ENTER, .time = t, .ref = region};
+        weft_event leave = {.kind = WEFT_EVENT_LEAVE, .time = t, .ref = region};
+        written += weft__otf2_write_event(w, &enter) == OTF2_SUCCESS;
+        written += weft__otf2_write_event(w, &leave) == OTF2_SUCCESS;
+    }
+    if (missing)
+        weft_log_verbose("thread %u: %u OpenMP barriers its team's other threads were in or "
+                         "past at the end were added, so that every thread of the team has them",
+                         loc->thread_number, missing);
+    return written;
+}
+
 /* Closes, innermost first, the regions, teams, forks and locks still open
  * on loc at time t, no earlier than its last event (see open_scopes.h),
- * each in the task it was opened in; returns the events written. */
+ * each in the task it was opened in, a team at the end with the barriers
+ * its other threads have (team_barriers.h); returns how many it closed. */
 static uint64_t close_open_scopes(weft_loc *loc, uint64_t t)
 {
-    uint64_t closed = 0, switches = 0;
+    uint64_t closed = 0, added = 0; /* closings; task switches and barriers before them */
     if (t < loc->last_time)
         t = loc->last_time;
     weft_scope scope;
     while (weft__scopes_pop(&loc->open, &scope)) {
         OTF2_EvtWriter *w = failed ? NULL : loc->evt_writer;
         if (w)
-            switches += switch_to_scope_task(loc, w, &scope, t);
+            added += switch_to_scope_task(loc, w, &scope, t);
+        if (w)
+            added += add_missing_barriers(loc, w, &scope, t);
         if (w && close_scope(w, &scope, t) == OTF2_SUCCESS)
             closed++;
+        if (scope.kind == WEFT_SCOPE_REGION && weft__barrier_region(scope.id))
+            weft__barriers_left(&loc->open);
     }
     loc->task.generation = 0; /* the next thread on loc starts in its implicit task */
-    if (closed + switches) {
+    if (closed + added) {
         if (loc->events_written == 0)
             loc->first_time = t;
         loc->last_time = t;
     }
-    loc->events_written += closed + switches;
+    loc->events_written += closed + added;
     loc->scopes_closed += closed;
     return closed;
 }
@@ -546,7 +577,9 @@ weft_sink_totals weft__sink_finish(bool force_archive)
     weft_sink_totals totals = {.archive_open = weft__archive_get() != NULL};
     /* Each location's writer is closed before the next one's file opens. */
     weft__otf2_files_closing();
+    weft__barriers_plan();
     weft__loc_for_each(finish_location, &totals);
+    weft__barriers_forget();
     weft__spill_close();
     totals.failed = failed || out_of_space;
     totals.broken = broken;

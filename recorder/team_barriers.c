@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* OpenMP barriers per thread team, as the sink writes them; see
+ * team_barriers.h. Everything here runs under the sink's mutex. */
+#include "team_barriers.h"
+
+#include <string.h>
+
+#include "location.h"
+#include "spill.h"
+#include "weft/alloc.h"
+#include "weft/definitions.h"
+#include "weft/recorder.h"
+
+uint8_t *weft__barrier_kinds;
+size_t weft__barrier_kinds_size;
+
+enum { KIND_UNKNOWN, KIND_BARRIER, KIND_OTHER };
+enum { MAX_CACHED_REGION = 1u << 24 };
+
+bool weft__barrier_region_slow(uint32_t region)
+{
+    weft_region_def def;
+    bool barrier =
+        weft_registry_region_get(weft_defs_global(), (weft_region){region}, &def) == WEFT_OK &&
+        def.paradigm == WEFT_PARADIGM_OPENMP &&
+        (def.role == WEFT_REGION_ROLE_BARRIER || def.role == WEFT_REGION_ROLE_IMPLICIT_BARRIER);
+    if (region >= weft__barrier_kinds_size && region < MAX_CACHED_REGION) {
+        size_t size = weft__barrier_kinds_size ? weft__barrier_kinds_size : 256;
+        while (size <= region)
+            size *= 2;
+        uint8_t *grown = weft_realloc(weft__barrier_kinds, size);
+        if (grown) {
+            memset(grown + weft__barrier_kinds_size, KIND_UNKNOWN, size - weft__barrier_kinds_size);
+            weft__barrier_kinds = grown;
+            weft__barrier_kinds_size = size;
+        }
+    }
+    if (region < weft__barrier_kinds_size)
+        weft__barrier_kinds[region] = barrier ? KIND_BARRIER : KIND_OTHER;
+    return barrier;
+}
+
+void weft__barriers_left(weft_open_scopes *open)
+{
+    for (uint32_t i = open->depth; i > 0; i--) {
+        if (open->items[i - 1].kind == WEFT_SCOPE_TEAM) {
+            open->items[i - 1].barriers++;
+            return;
+        }
+    }
+}
+
+/* ---- the plan at the end ---------------------------------------------------- */
+
+typedef struct team_plan {
+    uint32_t team;
+    uint32_t most;   /* barriers on the thread with the most, its open one closed */
+    uint32_t region; /* a barrier a thread of the team is in at the end */
+    bool has_region;
+} team_plan;
+
+static team_plan *plans;
+static size_t plan_count, plan_capacity;
+
+static team_plan *plan_of(uint32_t team, bool add)
+{
+    for (size_t i = 0; i < plan_count; i++)
+        if (plans[i].team == team)
+            return &plans[i];
+    if (!add)
+        return NULL;
+    if (plan_count == plan_capacity) {
+        size_t capacity = plan_capacity ? 2 * plan_capacity : 8;
+        team_plan *grown = weft_realloc(plans, capacity * sizeof(*grown));
+        if (!grown)
+            return NULL;
+        plans = grown;
+        plan_capacity = capacity;
+    }
+    plans[plan_count] = (team_plan){.team = team};
+    return &plans[plan_count++];
+}
+
+/* For each team open on loc: its barriers once an open barrier in it (the
+ * first region scope above it that is one, below the next team) is closed. */
+static void plan_location(weft_loc *loc, void *context)
+{
+    (void)context;
+    if (weft__spill_active(loc))
+        return;
+    const weft_open_scopes *open = &loc->open;
+    for (uint32_t i = 0; i < open->depth; i++) {
+        const weft_scope *team = &open->items[i];
+        if (team->kind != WEFT_SCOPE_TEAM)
+            continue;
+        const weft_scope *in_barrier = NULL;
+        for (uint32_t j = i + 1; j < open->depth && !in_barrier; j++) {
+            const weft_scope *s = &open->items[j];
+            if (s->kind == WEFT_SCOPE_TEAM)
+                break;
+            if (s->kind == WEFT_SCOPE_REGION && weft__barrier_region(s->id))
+                in_barrier = s;
+        }
+        team_plan *plan = plan_of(team->id, true);
+        if (!plan)
+            return;
+        uint32_t final = team->barriers + (in_barrier ? 1 : 0);
+        if (final > plan->most)
+            plan->most = final;
+        if (in_barrier && !plan->has_region) {
+            plan->region = in_barrier->id;
+            plan->has_region = true;
+        }
+    }
+}
+
+void weft__barriers_plan(void)
+{
+    plan_count = 0;
+    weft__loc_for_each(plan_location, NULL);
+}
+
+uint32_t weft__barriers_missing(weft_open_scopes *open, const weft_scope *scope, uint32_t *region)
+{
+    weft_scope *below = open->depth > 0 ? &open->items[open->depth - 1] : NULL;
+    uint32_t have;
+    uint32_t team;
+    if (scope->kind == WEFT_SCOPE_TEAM) {
+        team = scope->id;
+        have = scope->barriers;
+    } else if (scope->kind == WEFT_SCOPE_REGION && below && below->kind == WEFT_SCOPE_TEAM) {
+        team = below->id;
+        have = below->barriers;
+    } else {
+        return 0;
+    }
+    const team_plan *plan = plan_of(team, false);
+    if (!plan || !plan->has_region || plan->most <= have)
+        return 0;
+    if (scope->kind != WEFT_SCOPE_TEAM)
+        below->barriers = plan->most; /* the team's own closing adds none */
+    *region = plan->region;
+    return plan->most - have;
+}
+
+void weft__barriers_forget(void)
+{
+    weft_free(plans);
+    plans = NULL;
+    plan_count = plan_capacity = 0;
+    weft_free(weft__barrier_kinds);
+    weft__barrier_kinds = NULL;
+    weft__barrier_kinds_size = 0;
+}
