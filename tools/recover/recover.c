@@ -292,6 +292,8 @@ static weft_status recover(recover_state *st)
         weft__cli_line(stderr, "%s: %s", RECOVER, err);
     if (status == WEFT_OK)
         status = recover_shadow_create(st);
+    if (status == WEFT_OK)
+        status = recover_plan_teams(st);
     if (status == WEFT_OK && has_mpi(st))
         status = recover_match(st);
     for (size_t l = 0; status == WEFT_OK && l < st->location_count; l++)
@@ -345,6 +347,7 @@ int weft__cli_recover(int argc, char **argv)
                        st.leftovers);
     }
     recover_match_free(&st);
+    free(st.cuts);
     weft_journal_free(st.parts, st.part_count);
     free(st.locations);
     return status == WEFT_OK ? WEFT_CLI_EXIT_OK : WEFT_CLI_EXIT_FAILURE;

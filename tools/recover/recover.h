@@ -58,6 +58,7 @@ typedef struct recover_state {
     recover_location *locations;
     size_t location_count;
     struct recover_drops *drops; /* recover_match.c; NULL when nothing is left out */
+    uint64_t *cuts; /* per location, the first position cut (recover_teams.c); NULL: none */
     uint64_t events_written, events_dropped;
 } recover_state;
 
@@ -78,6 +79,13 @@ weft_status recover_read_location(recover_state *st, size_t index, recover_event
  * false when out of memory. For the copies of a ProgramBegin's arguments
  * reading and writing make. */
 bool recover_reserve(uint64_t **values, uint32_t *capacity, uint32_t count);
+
+/* recover_teams.c: a pass (two when needed) over every location that
+ * finds where each must end so that its OpenMP teams end alike on every
+ * thread; recover_cut tells whether the event at POSITION of location INDEX
+ * comes after that (left out, and not matched). */
+weft_status recover_plan_teams(recover_state *st);
+bool recover_cut(const recover_state *st, size_t index, uint64_t position);
 
 /* recover_match.c: for MPI traces (more than one process, or message or
  * collective events at all), a first pass over every location that decides

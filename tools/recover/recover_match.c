@@ -91,6 +91,8 @@ static weft_status note(recover_state *st, size_t index, uint64_t position, cons
                         void *context)
 {
     matching *m = context;
+    if (recover_cut(st, index, position))
+        return WEFT_OK; /* left out: as if it never reached the disk */
     const recover_location *loc = &st->locations[index];
     uint32_t own = st->parts[loc->part].rank;
     uint64_t time = recover_global_time(st, loc->part, e->time);

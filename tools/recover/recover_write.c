@@ -10,8 +10,8 @@
  * is closed there, innermost first, each in the OpenMP task it was opened
  * in (a ThreadTaskSwitch back to it first, as the recorder's sink does),
  * the program last with the end status its journal knows. Left out: events recover_match.c marks (a
- * message or collective whose partner did not reach the disk), a collective begin whose end is
- * missing, and a closing without its opening. */
+ * message or collective whose partner did not reach the disk), the events after the location's cut
+ * (recover_teams.c), a collective begin whose end is missing, and a closing without its opening. */
 #include "recover.h"
 
 #include <stdlib.h>
@@ -230,7 +230,7 @@ static weft_status copy_event(recover_state *st, size_t index, uint64_t position
 {
     copying *c = context;
     recover_location *loc = &st->locations[index];
-    if (recover_dropped(st, index, position)) {
+    if (recover_dropped(st, index, position) || recover_cut(st, index, position)) {
         loc->events_dropped++;
         return WEFT_OK;
     }

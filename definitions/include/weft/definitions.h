@@ -338,8 +338,8 @@ const char *weft_parameter_name(uint32_t parameter);
 uint32_t weft_registry_string_count(const weft_registry *reg);
 const char *weft_registry_string_text(const weft_registry *reg, weft_string str);
 uint32_t weft_registry_region_count(const weft_registry *reg);
-weft_status weft_registry_region_get(const weft_registry *reg, weft_region region,
-                                     weft_region_def *out);
+WEFT_EXPORT weft_status weft_registry_region_get(const weft_registry *reg, weft_region region,
+                                                 weft_region_def *out);
 WEFT_EXPORT uint32_t weft_registry_location_count(const weft_registry *reg);
 WEFT_EXPORT weft_status weft_registry_location_get(const weft_registry *reg, weft_location loc,
                                                    weft_location_def *out);
