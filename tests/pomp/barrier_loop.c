@@ -26,3 +26,4 @@ int main(void)
     printf("sum=%ld\n", sum);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -54,7 +54,8 @@ static const char *const variants[] = {"good",
                                        "events_lost",
                                        "escape_names",
                                        "group_count_damaged",
-                                       "task_moved"};
+                                       "task_moved",
+                                       "barriers_differ"};
 
 static bool is(const char *name)
 {
@@ -104,6 +105,7 @@ enum {
     STR_PROGRAM_ARG,
     STR_PROGRAM_LINE,
     STR_EVENTS_LOST,
+    STR_BARRIER,
     STR_COUNT
 };
 static const char *const strings[STR_COUNT] = {"",
@@ -124,8 +126,9 @@ static const char *const strings[STR_COUNT] = {"",
                                                "a.out",
                                                "-x",
                                                "/opt/bin/a.out -x",
-                                               "weft::events_lost"};
-enum { R_MAIN, R_FOO, R_SEND, R_RECV, R_ALLREDUCE, R_PROGRAM };
+                                               "weft::events_lost",
+                                               "!$OMP Implicit Barrier @foo.c:7"};
+enum { R_MAIN, R_FOO, R_SEND, R_RECV, R_ALLREDUCE, R_PROGRAM, R_BARRIER };
 enum { COMM_WORLD, COMM_TEAM };
 enum { LOCK = 0 };
 
@@ -182,6 +185,10 @@ static void rank0_thread1(OTF2_EvtWriter *w)
         OTF2_EvtWriter_Enter(w, NULL, BASE + 76, R_MAIN);
         OTF2_EvtWriter_ThreadTaskSwitch(w, NULL, BASE + 76, COMM_TEAM, 1, 0);
         OTF2_EvtWriter_Leave(w, NULL, BASE + 76, R_MAIN);
+    }
+    if (is("barriers_differ")) { /* a barrier the master does not have */
+        OTF2_EvtWriter_Enter(w, NULL, BASE + 76, R_BARRIER);
+        OTF2_EvtWriter_Leave(w, NULL, BASE + 76, R_BARRIER);
     }
     OTF2_EvtWriter_Leave(w, NULL, BASE + 76, R_FOO);
     if (!is("team_unbalanced") && !is("escape_names"))
@@ -265,7 +272,10 @@ static void write_definitions(OTF2_Archive *archive)
 {
     OTF2_GlobalDefWriter *g = OTF2_Archive_GetGlobalDefWriter(archive);
     check(OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, BASE, 400, 0), "clock");
-    for (uint32_t s = 0; s < STR_COUNT; s++) {
+    /* The barrier is defined only where it is used: the other variants'
+     * definitions stay byte for byte what the tests of other tools expect. */
+    bool barrier = is("barriers_differ");
+    for (uint32_t s = 0; s < STR_COUNT - (barrier ? 0 : 1); s++) {
         const char *text = strings[s];
         if (is("escape_names") && s == STR_FOO) /* clear the screen, ring, 8-bit CSI */
             text = "foo\x1b[2J\a\xc2\x9b"
@@ -278,14 +288,15 @@ static void write_definitions(OTF2_Archive *archive)
         uint32_t name;
         OTF2_RegionRole role;
         OTF2_Paradigm paradigm;
-    } regions[] = {{STR_MAIN, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER},
-                   {STR_FOO, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER},
-                   {STR_SEND, OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI},
-                   {STR_RECV, OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI},
-                   {STR_ALLREDUCE, OTF2_REGION_ROLE_COLL_ALL2ALL, OTF2_PARADIGM_MPI},
-                   {STR_PROGRAM_NAME, OTF2_REGION_ROLE_ARTIFICIAL,
-                    OTF2_PARADIGM_MEASUREMENT_SYSTEM}};
-    for (uint32_t r = 0; r < sizeof(regions) / sizeof(regions[0]); r++) {
+    } regions[] = {
+        {STR_MAIN, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER},
+        {STR_FOO, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER},
+        {STR_SEND, OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI},
+        {STR_RECV, OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI},
+        {STR_ALLREDUCE, OTF2_REGION_ROLE_COLL_ALL2ALL, OTF2_PARADIGM_MPI},
+        {STR_PROGRAM_NAME, OTF2_REGION_ROLE_ARTIFICIAL, OTF2_PARADIGM_MEASUREMENT_SYSTEM},
+        {STR_BARRIER, OTF2_REGION_ROLE_IMPLICIT_BARRIER, OTF2_PARADIGM_OPENMP}};
+    for (uint32_t r = 0; r < sizeof(regions) / sizeof(regions[0]) - (barrier ? 0 : 1); r++) {
         uint32_t name = r == R_FOO && is("undefined_string") ? 99 : regions[r].name;
         uint32_t canonical = r == R_PROGRAM ? STR_PROGRAM_LINE : name;
         check(OTF2_GlobalDefWriter_WriteRegion(g, r, name, canonical, STR_EMPTY, regions[r].role,

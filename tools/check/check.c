@@ -271,6 +271,7 @@ static void free_check(check_state *c)
     weft__check_vec_free(&c->receives);
     weft__check_vec_free(&c->collectives);
     weft__check_vec_free(&c->locks);
+    weft__check_barriers_free(c);
     weft__check_rma_free(c);
     weft__trace_free(&c->read);
 }

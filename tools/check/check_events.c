@@ -51,7 +51,7 @@ static size_t comm_of(check_state *c, const check_at *at, OTF2_CommRef comm, con
 
 static weft_status open_region(check_state *c, uint64_t region, const check_at *at)
 {
-    check_open open = {region, at->position, at->time, c->task};
+    check_open open = {.ref = region, .position = at->position, .time = at->time, .task = c->task};
     return push(&c->regions, &open, sizeof(open));
 }
 
@@ -113,6 +113,7 @@ static void on_leave(check_state *c, const check_at *at, uint64_t region)
         if (open[depth - 1].task != c->task)
             left_in_other_task(c, at, left, &open[depth - 1]);
         c->regions.count--;
+        weft__check_barrier_left(c, region);
         return;
     }
     weft__check_problem(
@@ -189,11 +190,12 @@ static void on_join(check_state *c, const check_at *at)
 static weft_status on_team_begin(check_state *c, const check_at *at, uint64_t team)
 {
     comm_of(c, at, team, "thread team begin");
-    check_open open = {team, at->position, at->time, 0};
-    return push(&c->teams, &open, sizeof(open));
+    check_open open = {.ref = team, .position = at->position, .time = at->time};
+    weft_status st = weft__check_team_begun(c, team, &open.run);
+    return st == WEFT_OK ? push(&c->teams, &open, sizeof(open)) : st;
 }
 
-static void on_team_end(check_state *c, const check_at *at, uint64_t team)
+static weft_status on_team_end(check_state *c, const check_at *at, uint64_t team)
 {
     comm_of(c, at, team, "thread team end");
     check_open *open = c->teams.items;
@@ -216,8 +218,9 @@ static void on_team_end(check_state *c, const check_at *at, uint64_t team)
             }
         }
     } else {
-        c->teams.count--;
+        return weft__check_team_ended(c, &open[--c->teams.count]);
     }
+    return WEFT_OK;
 }
 
 /* ---- locks -------------------------------------------------------------------- */
@@ -276,7 +279,7 @@ static weft_status message(check_state *c, const check_at *at, const weft_trace_
  * when it was posted (its MpiIrecvRequest), which MPI matches in. */
 static weft_status on_irecv_request(check_state *c, const check_at *at, uint64_t request)
 {
-    check_open posted = {request, at->position, at->time, 0};
+    check_open posted = {.ref = request, .position = at->position, .time = at->time};
     return push(&c->requests, &posted, sizeof(posted));
 }
 
@@ -301,7 +304,7 @@ static void on_collective_begin(check_state *c, const check_at *at)
                             "collective begin inside the collective begun at event %" PRIu64,
                             c->collective_begin.position);
     c->collective_open = true;
-    c->collective_begin = (check_open){0, at->position, at->time, 0};
+    c->collective_begin = (check_open){.position = at->position, .time = at->time};
 }
 
 static weft_status on_collective_end(check_state *c, const check_at *at, const weft_trace_event *e)
@@ -344,8 +347,7 @@ static weft_status on_event(weft_trace_reader *reader, const weft_trace_event *e
     case WEFT_TRACE_TEAM_BEGIN:
         return on_team_begin(c, &at, e->ref);
     case WEFT_TRACE_TEAM_END:
-        on_team_end(c, &at, e->ref);
-        return WEFT_OK;
+        return on_team_end(c, &at, e->ref);
     case WEFT_TRACE_TASK_SWITCH:
         c->task = task_key(e);
         comm_of(c, &at, e->ref, "a task event");
@@ -386,7 +388,7 @@ static weft_status on_event(weft_trace_reader *reader, const weft_trace_event *e
 static weft_status begin_location(weft_trace_reader *reader)
 {
     check_state *c = state_of(reader);
-    c->regions.count = c->teams.count = c->requests.count = 0;
+    c->regions.count = c->teams.count = c->requests.count = c->team_runs.count = 0;
     c->program_region = UINT64_MAX;
     c->forks = 0;
     c->collective_open = false;

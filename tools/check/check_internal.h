@@ -54,7 +54,9 @@ typedef struct check_open { /* an open region, team, or pending request */
     uint64_t ref;
     uint64_t position;
     uint64_t time;
-    uint64_t task; /* a region: the task it was entered in (check_events.c) */
+    uint64_t task;  /* a region: the task it was entered in (check_events.c) */
+    uint64_t run;   /* a team: which of this location's begins of it, from 1 */
+    uint64_t count; /* a team: the OpenMP barriers left in it so far */
 } check_open;
 
 /* A growable array of ITEMS of one type. */
@@ -79,12 +81,15 @@ typedef struct check_state {
     bool have_time;
     uint64_t last_time, last_position;
     uint64_t task; /* the task running: creating thread << 32 | generation; 0 implicit */
+    check_vec team_runs; /* begins of each team on this location (check_barriers.c) */
 
     /* Across locations (check_match.c). */
     check_vec sends, receives; /* check_message */
     check_vec collectives;     /* check_collective */
     check_vec locks;           /* check_lock */
     uint64_t matched_messages, matched_collectives;
+    check_vec team_barriers; /* each location's runs of each team, ended (check_barriers.c) */
+    uint8_t *barrier_kinds;  /* per region index: whether an OpenMP barrier; NULL until needed */
 
     struct check_rma *rma; /* one-sided and I/O records (check_rma.c); NULL until one is read */
 } check_state;
@@ -116,6 +121,16 @@ void weft__check_rma_begin_location(check_state *c);
 void weft__check_rma_end_location(check_state *c, const check_at *at);
 void weft__check_rma_match(check_state *c);
 void weft__check_rma_free(check_state *c);
+
+/* check_barriers.c: a leave of REGION (counted when an OpenMP barrier in
+ * the innermost team), a team's begin (its run on this location, counted)
+ * and end (kept), the counts of each run compared across its locations,
+ * and freeing. */
+void weft__check_barrier_left(check_state *c, uint64_t region);
+weft_status weft__check_team_begun(check_state *c, uint64_t comm, uint64_t *run);
+weft_status weft__check_team_ended(check_state *c, const check_open *team);
+void weft__check_match_barriers(check_state *c);
+void weft__check_barriers_free(check_state *c);
 
 /* check_match.c: matches what the locations recorded against each other. */
 weft_status weft__check_match(check_state *c);

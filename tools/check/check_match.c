@@ -8,7 +8,9 @@
  * - collectives, per communicator: every member calls the same sequence of
  *   operations with the same roots;
  * - locks, per process and lock, in time order: acquired only when free,
- *   released only by the holder. */
+ *   released only by the holder;
+ * - OpenMP barriers, per run of a thread team: as many on every thread
+ *   (check_barriers.c). */
 #include "check_internal.h"
 
 #include <inttypes.h>
@@ -301,6 +303,7 @@ weft_status weft__check_match(check_state *c)
     match_messages(c);
     match_collectives(c);
     match_locks(c);
+    weft__check_match_barriers(c);
     weft__check_rma_match(c);
     return WEFT_OK;
 }

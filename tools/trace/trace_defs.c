@@ -131,10 +131,10 @@ static OTF2_CallbackCode on_group(void *user_data, OTF2_GroupRef self, OTF2_Stri
 static OTF2_CallbackCode on_comm(void *user_data, OTF2_CommRef self, OTF2_StringRef name,
                                  OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag flags)
 {
-    (void)parent;
     (void)flags;
     weft_trace_reader *st = user_data;
-    comm_def def = {.ref = self, .name_ref = name, .group_ref = group, .members = NOT_FOUND};
+    comm_def def = {
+        .ref = self, .name_ref = name, .group_ref = group, .parent = parent, .members = NOT_FOUND};
     if (!weft__cli_grow(&st->comms, &st->comm_capacity, st->comm_count + 1, sizeof(*st->comms)))
         return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);
     st->comms[st->comm_count++] = def;

@@ -91,6 +91,7 @@ typedef struct comm_def {
     uint64_t ref;
     uint64_t name_ref;
     uint64_t group_ref;
+    uint64_t parent; /* OTF2_UNDEFINED_COMM for none */
     size_t members; /* index into weft_trace_reader.member_groups, or NOT_FOUND */
 } comm_def;
 
