@@ -118,21 +118,16 @@ weft_status weft__check_team_ended(check_state *c, const check_open *team)
     return weft__check_push(&c->team_barriers, &b, sizeof(b)) ? WEFT_OK : WEFT_ERR_NO_MEMORY;
 }
 
-static int compare_u64(uint64_t a, uint64_t b)
-{
-    return a < b ? -1 : a > b;
-}
-
 static int compare_runs(const void *pa, const void *pb)
 {
     const team_barriers *a = pa, *b = pb;
-    int r = compare_u64(a->rank, b->rank);
+    int r = weft__check_compare_u64(a->rank, b->rank);
     if (!r)
-        r = compare_u64(a->comm, b->comm);
+        r = weft__check_compare_u64(a->comm, b->comm);
     if (!r)
-        r = compare_u64(a->run, b->run);
+        r = weft__check_compare_u64(a->run, b->run);
     if (!r)
-        r = compare_u64(a->begin.location, b->begin.location);
+        r = weft__check_compare_u64(a->begin.location, b->begin.location);
     return r;
 }
 

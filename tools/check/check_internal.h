@@ -100,6 +100,12 @@ typedef struct check_state {
 void weft__check_problem(check_state *c, const check_at *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* -1, 0 or 1 as A is below, equal to or above B: for qsort's comparisons. */
+static inline int weft__check_compare_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? -1 : a > b;
+}
+
 /* Appends one item of SIZE bytes; false when out of memory. */
 bool weft__check_push(check_vec *v, const void *item, size_t size);
 void weft__check_vec_free(check_vec *v);

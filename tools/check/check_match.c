@@ -46,28 +46,23 @@ static const char *collective_name(uint32_t op)
 }
 
 /* Orders by a list of uint64 keys, then by location and position. */
-static int compare_u64(uint64_t a, uint64_t b)
-{
-    return a < b ? -1 : a > b;
-}
-
 static int compare_at(const check_at *a, const check_at *b)
 {
-    int r = compare_u64(a->location, b->location);
-    return r ? r : compare_u64(a->position, b->position);
+    int r = weft__check_compare_u64(a->location, b->location);
+    return r ? r : weft__check_compare_u64(a->position, b->position);
 }
 
 /* ---- messages -------------------------------------------------------------------- */
 
 static int compare_channel(const check_message *a, const check_message *b)
 {
-    int r = compare_u64(a->comm, b->comm);
+    int r = weft__check_compare_u64(a->comm, b->comm);
     if (!r)
-        r = compare_u64(a->sender, b->sender);
+        r = weft__check_compare_u64(a->sender, b->sender);
     if (!r)
-        r = compare_u64(a->receiver, b->receiver);
+        r = weft__check_compare_u64(a->receiver, b->receiver);
     if (!r)
-        r = compare_u64(a->tag, b->tag);
+        r = weft__check_compare_u64(a->tag, b->tag);
     return r;
 }
 
@@ -76,7 +71,7 @@ static int compare_messages(const void *pa, const void *pb)
     const check_message *a = pa, *b = pb;
     int r = compare_channel(a, b);
     if (!r)
-        r = compare_u64(a->order_time, b->order_time);
+        r = weft__check_compare_u64(a->order_time, b->order_time);
     return r ? r : compare_at(&a->at, &b->at);
 }
 
@@ -151,11 +146,11 @@ static void match_messages(check_state *c)
 static int compare_collectives(const void *pa, const void *pb)
 {
     const check_collective *a = pa, *b = pb;
-    int r = compare_u64(a->comm, b->comm);
+    int r = weft__check_compare_u64(a->comm, b->comm);
     if (!r)
-        r = compare_u64(a->rank, b->rank);
+        r = weft__check_compare_u64(a->rank, b->rank);
     if (!r)
-        r = compare_u64(a->at.time, b->at.time);
+        r = weft__check_compare_u64(a->at.time, b->at.time);
     return r ? r : compare_at(&a->at, &b->at);
 }
 
@@ -243,13 +238,13 @@ static void match_collectives(check_state *c)
 static int compare_locks(const void *pa, const void *pb)
 {
     const check_lock *a = pa, *b = pb;
-    int r = compare_u64(a->rank, b->rank);
+    int r = weft__check_compare_u64(a->rank, b->rank);
     if (!r)
-        r = compare_u64(a->lock, b->lock);
+        r = weft__check_compare_u64(a->lock, b->lock);
     if (!r)
-        r = compare_u64(a->at.time, b->at.time);
+        r = weft__check_compare_u64(a->at.time, b->at.time);
     if (!r) /* at one instant, a release comes before the next acquisition */
-        r = compare_u64(a->acquire, b->acquire);
+        r = weft__check_compare_u64(a->acquire, b->acquire);
     return r ? r : compare_at(&a->at, &b->at);
 }
 
