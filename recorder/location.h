@@ -91,6 +91,8 @@ struct weft_loc {
     uint64_t events_lost; /* recorded but not written: the output failed */
     uint64_t first_time, last_time;
     weft_open_scopes open; /* regions and teams not yet closed */
+    uint32_t teams_open;   /* team scopes among them: only a leave inside a team is looked
+                              at for a barrier (team_barriers.h) */
     uint64_t scopes_closed; /* closed by the sink at thread ends and the end */
     bool cut;               /* events past the signal that ended the program were left out */
     struct {

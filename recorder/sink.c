@@ -249,7 +249,7 @@ static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots
             *kept = false;
         } else {
             *code = OTF2_EvtWriter_Leave(w, NULL, t, ref);
-            if (WEFT_UNLIKELY(weft__barrier_region(ref)))
+            if (loc->teams_open > 0 && weft__barrier_region(ref))
                 weft__barriers_left(&loc->open);
         }
         return 1;
@@ -258,13 +258,16 @@ static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots
         weft_scope team = scope_here(loc, WEFT_SCOPE_TEAM, ref);
         team.extra = s->head.count;
         weft__scopes_open_scope(&loc->open, team);
+        loc->teams_open++;
         *code = OTF2_EvtWriter_ThreadTeamBegin(w, NULL, t, ref);
         return 1;
     case WEFT_EVENT_THREAD_TEAM_END:
-        if (WEFT_UNLIKELY(closes_nothing(loc, WEFT_SCOPE_TEAM, ref)))
+        if (WEFT_UNLIKELY(closes_nothing(loc, WEFT_SCOPE_TEAM, ref))) {
             *kept = false;
-        else
+        } else {
             *code = OTF2_EvtWriter_ThreadTeamEnd(w, NULL, t, ref);
+            loc->teams_open -= loc->teams_open > 0;
+        }
         return 1;
     case WEFT_EVENT_TASK_SWITCH:
     case WEFT_EVENT_TASK_COMPLETE:
@@ -515,6 +518,7 @@ static uint64_t close_open_scopes(weft_loc *loc, uint64_t t)
             weft__barriers_left(&loc->open);
     }
     loc->task.generation = 0; /* the next thread on loc starts in its implicit task */
+    loc->teams_open = 0;
     if (closed + added) {
         if (loc->events_written == 0)
             loc->first_time = t;
