@@ -55,7 +55,8 @@ static const char *const variants[] = {"good",
                                        "escape_names",
                                        "group_count_damaged",
                                        "task_moved",
-                                       "barriers_differ"};
+                                       "barriers_differ",
+                                       "team_runs_differ"};
 
 static bool is(const char *name)
 {
@@ -193,6 +194,10 @@ static void rank0_thread1(OTF2_EvtWriter *w)
     OTF2_EvtWriter_Leave(w, NULL, BASE + 76, R_FOO);
     if (!is("team_unbalanced") && !is("escape_names"))
         OTF2_EvtWriter_ThreadTeamEnd(w, NULL, BASE + 80, COMM_TEAM);
+    if (is("team_runs_differ")) { /* a second run of the team the master does not have */
+        OTF2_EvtWriter_ThreadTeamBegin(w, NULL, BASE + 81, COMM_TEAM);
+        OTF2_EvtWriter_ThreadTeamEnd(w, NULL, BASE + 82, COMM_TEAM);
+    }
 }
 
 static void rank1_master(OTF2_EvtWriter *w)

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* OpenMP barriers per thread team (weft check): every thread of a team
- * must leave the same number of barriers in each run of the team.
+ * must run it as often as the others and leave the same number of barriers
+ * in each run of it.
  *
  * Scalasca's analyzer replays each location on a thread of its own and
  * meets those threads (with OpenMP barriers of its own) at every OpenMP
  * barrier region the trace leaves: a team whose threads recorded different
  * numbers of barriers sends its threads to different meetings, and it
- * crashes or hangs (seen writing its report). A program ended by a signal
+ * crashes or hangs (seen writing its report); it meets them at every begin
+ * of a team as well. A program ended by a signal
  * while one thread waited in a barrier and another still worked, or a
  * barrier recorded on some threads of a team only, does that.
  *
@@ -131,6 +133,53 @@ static int compare_runs(const void *pa, const void *pb)
     return r;
 }
 
+static int compare_locations(const void *pa, const void *pb)
+{
+    const team_barriers *a = pa, *b = pb;
+    int r = weft__check_compare_u64(a->rank, b->rank);
+    if (!r)
+        r = weft__check_compare_u64(a->comm, b->comm);
+    if (!r)
+        r = weft__check_compare_u64(a->begin.location, b->begin.location);
+    if (!r)
+        r = weft__check_compare_u64(a->run, b->run);
+    return r;
+}
+
+/* Every location of a team must run it as often as the others: the
+ * analyzer meets its threads at every team begin too. Sorts ALL by team,
+ * location and run: each location's last entry is its last run. */
+static void match_runs(check_state *c, team_barriers *all, size_t n)
+{
+    if (n > 1)
+        qsort(all, n, sizeof(*all), compare_locations);
+    for (size_t start = 0; start < n;) {
+        size_t end = start + 1, most = start;
+        while (end < n && all[end].rank == all[start].rank && all[end].comm == all[start].comm) {
+            if (all[end].run > all[most].run)
+                most = end;
+            end++;
+        }
+        for (size_t i = start; i < end; i++) {
+            bool last = i + 1 == end || all[i + 1].begin.location != all[i].begin.location;
+            if (!last || all[i].run == all[most].run)
+                continue;
+            char team[300];
+            const location_def *other = &c->read.locations[all[most].begin.location];
+            const char *name = weft__trace_string(&c->read, other->name_ref);
+            weft__check_problem(
+                c, &all[i].begin,
+                "thread team %s: this location began it %" PRIu64 " time%s (the last here), "
+                "location '%s' (%" PRIu64 ") %" PRIu64 " times: Scalasca's analyzer meets its "
+                "threads at every begin of a team and crashes when the team's threads began "
+                "it different numbers of times",
+                weft__check_comm_name(c, all[start].comm, team, sizeof(team)), all[i].run,
+                all[i].run == 1 ? "" : "s", name ? name : "?", other->ref, all[most].run);
+        }
+        start = end;
+    }
+}
+
 void weft__check_match_barriers(check_state *c)
 {
     team_barriers *all = c->team_barriers.items;
@@ -162,6 +211,7 @@ void weft__check_match_barriers(check_state *c)
         }
         start = end;
     }
+    match_runs(c, all, n);
 }
 
 void weft__check_barriers_free(check_state *c)
