@@ -93,6 +93,7 @@ struct weft_loc {
     weft_open_scopes open; /* regions and teams not yet closed */
     uint32_t teams_open;   /* team scopes among them: only a leave inside a team is looked
                               at for a barrier (team_barriers.h) */
+    uint32_t outer_team, outer_runs; /* the outermost team last begun, and its begins */
     uint64_t scopes_closed; /* closed by the sink at thread ends and the end */
     bool cut;               /* events past the signal that ended the program were left out */
     struct {

@@ -258,7 +258,10 @@ static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots
         weft_scope team = scope_here(loc, WEFT_SCOPE_TEAM, ref);
         team.extra = s->head.count;
         weft__scopes_open_scope(&loc->open, team);
-        loc->teams_open++;
+        if (loc->teams_open++ == 0) {
+            loc->outer_runs = loc->outer_team == ref ? loc->outer_runs + 1 : 1;
+            loc->outer_team = ref;
+        }
         *code = OTF2_EvtWriter_ThreadTeamBegin(w, NULL, t, ref);
         return 1;
     case WEFT_EVENT_THREAD_TEAM_END:
@@ -529,6 +532,40 @@ static uint64_t close_open_scopes(weft_loc *loc, uint64_t t)
     return closed;
 }
 
+/* At the end, on a location with nothing open: the run of its team that
+ * another thread began and it had not yet (team_barriers.h), at time t. */
+static void add_missing_run(weft_loc *loc, uint64_t t)
+{
+    uint32_t team, parallel, barriers, region;
+    OTF2_EvtWriter *w = failed ? NULL : loc->evt_writer;
+    if (!w || !weft__barriers_missing_run(loc, &team, &parallel, &barriers, &region))
+        return;
+    if (t < loc->last_time)
+        t = loc->last_time;
+    const weft_event e[] = {{.kind = WEFT_EVENT_THREAD_TEAM_BEGIN, .time = t, .ref = team},
+                            {.kind = WEFT_EVENT_ENTER, .time = t, .ref = parallel},
+                            {.kind = WEFT_EVENT_ENTER, .time = t, .ref = region},
+                            {.kind = WEFT_EVENT_LEAVE, .time = t, .ref = region},
+                            {.kind = WEFT_EVENT_LEAVE, .time = t, .ref = parallel},
+                            {.kind = WEFT_EVENT_THREAD_TEAM_END, .time = t, .ref = team}};
+    uint64_t written = 0;
+    written += weft__otf2_write_event(w, &e[0]) == OTF2_SUCCESS;
+    written += weft__otf2_write_event(w, &e[1]) == OTF2_SUCCESS;
+    for (uint32_t i = 0; i < barriers; i++) {
+        written += weft__otf2_write_event(w, &e[2]) == OTF2_SUCCESS;
+        written += weft__otf2_write_event(w, &e[3]) == OTF2_SUCCESS;
+    }
+    written += weft__otf2_write_event(w, &e[4]) == OTF2_SUCCESS;
+    written += weft__otf2_write_event(w, &e[5]) == OTF2_SUCCESS;
+    if (loc->events_written == 0)
+        loc->first_time = t;
+    loc->last_time = t;
+    loc->events_written += written;
+    weft_log_verbose("thread %u: the run of its thread team another thread had begun at the end "
+                     "was added, so that every thread of the team has it",
+                     loc->thread_number);
+}
+
 static void finish_location(weft_loc *loc, void *context)
 {
     weft_sink_totals *totals = context;
@@ -538,7 +575,9 @@ static void finish_location(weft_loc *loc, void *context)
         evt_writer_of(loc); /* an empty event file keeps readers happy */
     /* At the end: at the location's last event, or at the signal that
      * ended the program. */
-    uint64_t closed = close_open_scopes(loc, end_cut != UINT64_MAX ? end_cut : loc->last_time);
+    uint64_t t = end_cut != UINT64_MAX ? end_cut : loc->last_time;
+    add_missing_run(loc, t);
+    uint64_t closed = close_open_scopes(loc, t);
     weft__scopes_free(&loc->open);
     end_program(loc);
     if (closed)

@@ -57,6 +57,9 @@ typedef struct team_plan {
     uint32_t most;   /* barriers on the thread with the most, its open one closed */
     uint32_t region; /* a barrier a thread of the team is in at the end */
     bool has_region;
+    uint32_t runs;     /* begins of the team, on a thread that has it open outermost */
+    uint32_t parallel; /* the region that thread is in directly inside the team */
+    bool has_parallel;
 } team_plan;
 
 static team_plan *plans;
@@ -81,8 +84,18 @@ static team_plan *plan_of(uint32_t team, bool add)
     return &plans[plan_count++];
 }
 
+/* Whether a team scope lies below index i of OPEN (the one at i is nested). */
+static bool outer_team_below(const weft_open_scopes *open, uint32_t i)
+{
+    for (uint32_t j = 0; j < i; j++)
+        if (open->items[j].kind == WEFT_SCOPE_TEAM)
+            return true;
+    return false;
+}
+
 /* For each team open on loc: its barriers once an open barrier in it (the
- * first region scope above it that is one, below the next team) is closed. */
+ * first region scope above it that is one, below the next team) is closed;
+ * for the outermost, the begins of it loc has made and the region inside. */
 static void plan_location(weft_loc *loc, void *context)
 {
     (void)context;
@@ -104,6 +117,15 @@ static void plan_location(weft_loc *loc, void *context)
         team_plan *plan = plan_of(team->id, true);
         if (!plan)
             return;
+        if (!outer_team_below(open, i)) {
+            if (loc->outer_runs > plan->runs)
+                plan->runs = loc->outer_runs;
+            if (!plan->has_parallel && i + 1 < open->depth &&
+                open->items[i + 1].kind == WEFT_SCOPE_REGION) {
+                plan->parallel = open->items[i + 1].id;
+                plan->has_parallel = true;
+            }
+        }
         uint32_t final = team->barriers + (in_barrier ? 1 : 0);
         if (final > plan->most)
             plan->most = final;
@@ -141,6 +163,21 @@ uint32_t weft__barriers_missing(weft_open_scopes *open, const weft_scope *scope,
         below->barriers = plan->most; /* the team's own closing adds none */
     *region = plan->region;
     return plan->most - have;
+}
+
+bool weft__barriers_missing_run(const weft_loc *loc, uint32_t *team, uint32_t *parallel,
+                                uint32_t *barriers, uint32_t *region)
+{
+    if (loc->open.depth != 0 || loc->outer_runs == 0)
+        return false;
+    const team_plan *plan = plan_of(loc->outer_team, false);
+    if (!plan || !plan->has_parallel || plan->runs != loc->outer_runs + 1)
+        return false;
+    *team = loc->outer_team;
+    *parallel = plan->parallel;
+    *barriers = plan->has_region ? plan->most : 0;
+    *region = plan->region;
+    return true;
 }
 
 void weft__barriers_forget(void)

@@ -10,8 +10,10 @@
  * team scope, the barriers its thread left there; at the end it finds, per
  * team, the most any thread will have once its open barrier is closed, and
  * the closing of a thread with fewer adds the barrier the others are in,
- * at the end time, before leaving the team's outermost region. Threads
- * whose events wait in the spill file at the end are not counted. */
+ * at the end time, before leaving the team's outermost region. Likewise a
+ * thread that had not begun the run of its team another thread is in gets
+ * that run. Threads whose events wait in the spill file at the end are not
+ * counted. */
 #ifndef WEFT_RECORDER_TEAM_BARRIERS_H
 #define WEFT_RECORDER_TEAM_BARRIERS_H
 
@@ -21,6 +23,8 @@
 
 #include "open_scopes.h"
 #include "weft/compiler.h"
+
+struct weft_loc;
 
 /* Per region id: 0 not looked up yet, 1 an OpenMP barrier, 2 not. Read and
  * grown under the sink's mutex. */
@@ -50,6 +54,14 @@ void weft__barriers_plan(void);
  * region open in it) and which barrier region (*region); the team scope
  * below then counts them. 0 outside the end's closing. */
 uint32_t weft__barriers_missing(weft_open_scopes *open, const weft_scope *scope, uint32_t *region);
+
+/* At the end, for a location with nothing open: whether its thread had
+ * not yet begun the run of its outermost team that another thread is in
+ * (a signal between the two begins), and then the team, the region the
+ * other thread is in inside it, and the barriers (of REGION) it has there.
+ * The sink writes that run at the end time. */
+bool weft__barriers_missing_run(const struct weft_loc *loc, uint32_t *team, uint32_t *parallel,
+                                uint32_t *barriers, uint32_t *region);
 
 /* Frees the plan (after the end's closing) and the region kinds. */
 void weft__barriers_forget(void);

@@ -336,6 +336,63 @@ static _Noreturn void exit_from_thread(void)
         pause();
 }
 
+/* ---- exit() between the master's and a worker's begin of a team's run ----- */
+
+/* The master begins the team's second run and calls exit() before the
+ * worker, done with the first, begins it: the sink gives the worker that
+ * run at the end, with the one barrier the master is in, so that both
+ * threads have two runs and the same barriers (Scalasca's analyzer meets
+ * its threads at each). */
+static weft_region barrier;
+static pthread_barrier_t first_run_done;
+
+static void one_run_part(int thread)
+{
+    weft_thread_team_begin(team, (uint32_t)thread);
+    weft_enter(parallel);
+    pairs(work, 1);
+    weft_enter(barrier);
+    weft_leave(barrier);
+    weft_leave(parallel);
+    weft_thread_team_end(team);
+}
+
+static void *slow_worker(void *arg)
+{
+    (void)arg;
+    one_run_part(1);
+    pthread_barrier_wait(&first_run_done);
+    while (pause() != 0) /* never begins the second run */
+        ;
+    return NULL;
+}
+
+static _Noreturn void exit_between_team_begins(void)
+{
+    parallel = define("!$omp parallel @faults.c:1");
+    weft_region_desc d = {.name = "!$omp implicit barrier @faults.c:2",
+                          .file = __FILE__,
+                          .begin_line = 2,
+                          .role = WEFT_REGION_ROLE_IMPLICIT_BARRIER,
+                          .paradigm = WEFT_PARADIGM_OPENMP};
+    weft_registry_region(weft_defs_global(), &d, &barrier);
+    weft_comm_desc desc = {.paradigm = WEFT_PARADIGM_OPENMP, .parent = WEFT_COMM_INVALID, .key = 2};
+    weft_registry_comm(weft_defs_global(), &desc, &team);
+    pthread_barrier_init(&first_run_done, NULL, 2);
+    weft_enter(outer);
+    weft_thread_fork(WEFT_PARADIGM_OPENMP, 2);
+    pthread_t tid;
+    pthread_create(&tid, NULL, slow_worker, NULL);
+    one_run_part(0);
+    pthread_barrier_wait(&first_run_done);
+    weft_thread_join(WEFT_PARADIGM_OPENMP);
+    weft_thread_fork(WEFT_PARADIGM_OPENMP, 2);
+    weft_thread_team_begin(team, 0);
+    weft_enter(parallel);
+    weft_enter(barrier);
+    exit(0);
+}
+
 /* ---- fork ----------------------------------------------------------------- */
 
 static int fork_exit(void)
@@ -400,6 +457,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "exit-thread") == 0)
         exit_from_thread();
+    if (strcmp(mode, "exit-between-team-begins") == 0)
+        exit_between_team_begins();
     if (strcmp(mode, "fork-exit") == 0)
         return fork_exit();
     if (strcmp(mode, "fork-exec") == 0 && argc == 3)

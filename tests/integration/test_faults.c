@@ -503,6 +503,35 @@ static void test_exit_from_thread_in_parallel_region(void **state)
     trace_free(t);
 }
 
+static void test_exit_between_team_begins(void **state)
+{
+    (void)state;
+    const char *argv[] = {FAULTS_PROGRAM, "exit-between-team-begins", NULL};
+    const char *env[] = {dir_var(), NULL};
+    program_run run = run_in_scratch(argv, env);
+    assert_int_equal(run.exit_code, 0);
+    trace_model *t = load(trace_dir);
+    check_sound(t);
+    const trace_location_stats *master = trace_location_by_id(t, 0);
+    const trace_location_stats *worker = trace_location_by_id(t, 1ull << 32);
+    assert_non_null(master);
+    assert_non_null(worker);
+    /* Two runs of the team on both, the worker's second added at the end
+     * with the barrier the master was in. */
+    assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_TEAM_BEGIN], 2);
+    assert_int_equal(worker->kind_counts[TRACE_EVENT_THREAD_TEAM_BEGIN], 2);
+    assert_int_equal(worker->kind_counts[TRACE_EVENT_THREAD_TEAM_END], 2);
+    assert_int_equal(enters(t, master, "!$omp implicit barrier @faults.c:2"), 2);
+    assert_int_equal(enters(t, worker, "!$omp implicit barrier @faults.c:2"), 2);
+    assert_int_equal(enters(t, worker, "!$omp parallel @faults.c:1"), 2);
+    assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_JOIN], 2);
+    trace_free(t);
+    /* weft check agrees (runs and barriers per team, among the rest). */
+    char check[4400];
+    snprintf(check, sizeof(check), "%s check %s > /dev/null", WEFT_CLI, trace_dir);
+    assert_int_equal(system(check), 0);
+}
+
 /* ---- fork ----------------------------------------------------------------- */
 
 static void test_fork_child_gets_its_own_trace(void **state)
@@ -681,6 +710,7 @@ int main(int argc, char **argv)
         TEST(test_errno_kept_missing_filter),
         TEST(test_regions_of_exit_handlers_and_destructors),
         TEST(test_exit_from_thread_in_parallel_region),
+        TEST(test_exit_between_team_begins),
         TEST(test_fork_child_gets_its_own_trace),
         TEST(test_fork_then_exec),
         TEST(test_buffer_size_beyond_memory),
