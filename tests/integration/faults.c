@@ -319,16 +319,23 @@ static void *team_worker(void *arg)
     exit(0);
 }
 
-static _Noreturn void exit_from_thread(void)
+/* Defines the two-thread team (KEY), enters outer, forks and starts WORKER. */
+static void fork_team(uint64_t key, void *(*worker)(void *))
 {
-    parallel = define("parallel");
-    weft_comm_desc desc = {.paradigm = WEFT_PARADIGM_OPENMP, .parent = WEFT_COMM_INVALID, .key = 1};
+    weft_comm_desc desc = {
+        .paradigm = WEFT_PARADIGM_OPENMP, .parent = WEFT_COMM_INVALID, .key = key};
     weft_registry_comm(weft_defs_global(), &desc, &team);
-    pthread_barrier_init(&inside, NULL, 2);
     weft_enter(outer);
     weft_thread_fork(WEFT_PARADIGM_OPENMP, 2);
     pthread_t tid;
-    pthread_create(&tid, NULL, team_worker, NULL);
+    pthread_create(&tid, NULL, worker, NULL);
+}
+
+static _Noreturn void exit_from_thread(void)
+{
+    parallel = define("parallel");
+    pthread_barrier_init(&inside, NULL, 2);
+    fork_team(1, team_worker);
     weft_thread_team_begin(team, 0);
     weft_enter(parallel);
     pthread_barrier_wait(&inside);
@@ -376,13 +383,8 @@ static _Noreturn void exit_between_team_begins(void)
                           .role = WEFT_REGION_ROLE_IMPLICIT_BARRIER,
                           .paradigm = WEFT_PARADIGM_OPENMP};
     weft_registry_region(weft_defs_global(), &d, &barrier);
-    weft_comm_desc desc = {.paradigm = WEFT_PARADIGM_OPENMP, .parent = WEFT_COMM_INVALID, .key = 2};
-    weft_registry_comm(weft_defs_global(), &desc, &team);
     pthread_barrier_init(&first_run_done, NULL, 2);
-    weft_enter(outer);
-    weft_thread_fork(WEFT_PARADIGM_OPENMP, 2);
-    pthread_t tid;
-    pthread_create(&tid, NULL, slow_worker, NULL);
+    fork_team(2, slow_worker);
     one_run_part(0);
     pthread_barrier_wait(&first_run_done);
     weft_thread_join(WEFT_PARADIGM_OPENMP);

@@ -480,19 +480,29 @@ static void test_regions_of_exit_handlers_and_destructors(void **state)
     trace_free(t);
 }
 
-static void test_exit_from_thread_in_parallel_region(void **state)
+/* Runs faults.c in MODE, which exits with 0 inside a two-thread team;
+ * returns its sound trace and its master's and worker's locations. */
+static trace_model *run_team_exit(const char *mode, const trace_location_stats **master,
+                                  const trace_location_stats **worker)
 {
-    (void)state;
-    const char *argv[] = {FAULTS_PROGRAM, "exit-thread", NULL};
+    const char *argv[] = {FAULTS_PROGRAM, mode, NULL};
     const char *env[] = {dir_var(), NULL};
     program_run run = run_in_scratch(argv, env);
     assert_int_equal(run.exit_code, 0);
     trace_model *t = load(trace_dir);
     check_sound(t);
-    const trace_location_stats *master = trace_location_by_id(t, 0);
-    const trace_location_stats *worker = trace_location_by_id(t, 1ull << 32);
-    assert_non_null(master);
-    assert_non_null(worker);
+    *master = trace_location_by_id(t, 0);
+    *worker = trace_location_by_id(t, 1ull << 32);
+    assert_non_null(*master);
+    assert_non_null(*worker);
+    return t;
+}
+
+static void test_exit_from_thread_in_parallel_region(void **state)
+{
+    (void)state;
+    const trace_location_stats *master, *worker;
+    trace_model *t = run_team_exit("exit-thread", &master, &worker);
     assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_FORK], 1);
     assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_JOIN], 1);
     assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_TEAM_END], 1);
@@ -506,16 +516,8 @@ static void test_exit_from_thread_in_parallel_region(void **state)
 static void test_exit_between_team_begins(void **state)
 {
     (void)state;
-    const char *argv[] = {FAULTS_PROGRAM, "exit-between-team-begins", NULL};
-    const char *env[] = {dir_var(), NULL};
-    program_run run = run_in_scratch(argv, env);
-    assert_int_equal(run.exit_code, 0);
-    trace_model *t = load(trace_dir);
-    check_sound(t);
-    const trace_location_stats *master = trace_location_by_id(t, 0);
-    const trace_location_stats *worker = trace_location_by_id(t, 1ull << 32);
-    assert_non_null(master);
-    assert_non_null(worker);
+    const trace_location_stats *master, *worker;
+    trace_model *t = run_team_exit("exit-between-team-begins", &master, &worker);
     /* Two runs of the team on both, the worker's second added at the end
      * with the barrier the master was in. */
     assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_TEAM_BEGIN], 2);
