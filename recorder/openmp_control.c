@@ -3,10 +3,10 @@
  *
  * Throttling keeps, per thread, one slot per region id: whether the region
  * may be throttled at all (looked up once per region and thread in the
- * process-wide list weft_openmp_region keeps; barriers never may), its
- * open depth, and the length of its latest visits (only the last
- * TIMED_VISITS before each judgement are timed, so most visits read no
- * extra clock). A region is
+ * process-wide list weft_openmp_region keeps; barriers, critical sections
+ * and lock routines never may: see throttleable), its open depth, and the
+ * length of its latest visits (only the last TIMED_VISITS before each
+ * judgement are timed, so most visits read no extra clock). A region is
  * judged only when its outermost visit on the thread ends, every
  * WEFT_THROTTLE_NUMCALLS visits: from then on both its enters and its
  * leaves are skipped on that thread (counted, so a region entered again
@@ -103,6 +103,24 @@ static bool is_optional(uint32_t id)
     return result;
 }
 
+/* Throttling judges each thread on its own visits, so it may stop a region
+ * on some threads and not on others. Not for:
+ *  - barriers: the thread that arrives last sees short visits; Scalasca's
+ *    analyzer meets its own threads at every barrier of a team and crashes
+ *    when the team's threads recorded different numbers (weft check
+ *    reports that);
+ *  - critical sections and lock routines: their lock events would either
+ *    stay without their region (the analyzer then walks back to the
+ *    parallel region's enter for each, minutes for 40,000 per thread) or
+ *    go too, leaving gaps in the lock's acquisition orders, where the
+ *    analyzer waits for the missing acquisition forever. */
+static bool throttleable(weft_omp_region kind)
+{
+    weft_omp_group group = weft_omp_region_group(kind);
+    return group != WEFT_OMP_GROUP_BARRIER && group != WEFT_OMP_GROUP_CRITICAL &&
+           group != WEFT_OMP_GROUP_LOCKS;
+}
+
 weft_region weft_openmp_region(const weft_region_desc *desc, weft_omp_region kind)
 {
     settings();
@@ -117,13 +135,7 @@ weft_region weft_openmp_region(const weft_region_desc *desc, weft_omp_region kin
                        desc->name);
         return WEFT_REGION_INVALID;
     }
-    /* Barriers are never throttled: throttling judges each thread on its
-     * own visits, and the thread arriving last sees short ones, so a
-     * barrier would stop on some threads of a team and not on others.
-     * Scalasca's analyzer meets its own threads at every barrier it
-     * replays and crashes when a team's threads recorded different
-     * numbers of them (weft check reports that). */
-    if (may_drop && throttling && weft_omp_region_group(kind) != WEFT_OMP_GROUP_BARRIER)
+    if (may_drop && throttling && throttleable(kind))
         mark_optional(region.id);
     return region;
 }

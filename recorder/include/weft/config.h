@@ -89,8 +89,9 @@ typedef enum weft_config_type {
     X(THROTTLE, throttle, WEFT_CONFIG_BOOL, "true",                                       \
       "Stop recording an OpenMP region on a thread once it was entered more than "        \
       "WEFT_THROTTLE_NUMCALLS times for less than WEFT_THROTTLE_PERCALL each on average "  \
-      "(not parallel regions, tasks or barriers); the trace stays balanced and the end "   \
-      "of the run names the regions throttled. false: record every visit.")               \
+      "(not parallel regions, tasks, barriers, critical sections or lock routines); the " \
+      "trace stays balanced and the end of the run names the regions throttled. false: "  \
+      "record every visit.")                                                              \
     X(THROTTLE_NUMCALLS, throttle_numcalls, WEFT_CONFIG_COUNT, "10000",                   \
       "Visits of an OpenMP region on one thread recorded before throttling may stop it.") \
     X(THROTTLE_PERCALL, throttle_percall_ns, WEFT_CONFIG_DURATION, "10us",                \

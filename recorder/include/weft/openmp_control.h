@@ -9,8 +9,10 @@
  *     WEFT_THROTTLE_PERCALL) stops recording a region on a thread once it
  *     was entered more than NUMCALLS times there for less than PERCALL on
  *     average, as TAU does it; the end of the run names the regions.
- *     Never a barrier: every thread of a team must record the same ones
- *     (Scalasca's analyzer meets its own threads at each).
+ *     Never a barrier (every thread of a team must record the same ones:
+ *     Scalasca's analyzer meets its own threads at each), a critical
+ *     section or a lock routine (their lock events need their region and
+ *     every acquisition of the lock).
  *
  * Only regions whose enter and leave are all they record can be left out
  * one by one (weft_omp_region_optional): never parallel regions, whose
