@@ -56,7 +56,8 @@ static const char *const variants[] = {"good",
                                        "group_count_damaged",
                                        "task_moved",
                                        "barriers_differ",
-                                       "team_runs_differ"};
+                                       "team_runs_differ",
+                                       "lock_order_gap"};
 
 static bool is(const char *name)
 {
@@ -178,8 +179,9 @@ static void rank0_thread1(OTF2_EvtWriter *w)
     } else if (is("lock_released_by_other")) {
         OTF2_EvtWriter_ThreadReleaseLock(w, NULL, BASE + 55, OTF2_PARADIGM_OPENMP, LOCK, 1);
     } else {
-        OTF2_EvtWriter_ThreadAcquireLock(w, NULL, BASE + 65, OTF2_PARADIGM_OPENMP, LOCK, 2);
-        OTF2_EvtWriter_ThreadReleaseLock(w, NULL, BASE + 75, OTF2_PARADIGM_OPENMP, LOCK, 2);
+        uint32_t order = is("lock_order_gap") ? 3 : 2; /* acquisition 2 is missing */
+        OTF2_EvtWriter_ThreadAcquireLock(w, NULL, BASE + 65, OTF2_PARADIGM_OPENMP, LOCK, order);
+        OTF2_EvtWriter_ThreadReleaseLock(w, NULL, BASE + 75, OTF2_PARADIGM_OPENMP, LOCK, order);
     }
     if (is("task_moved")) { /* enters main in task (0, 1), leaves it in the implicit task */
         OTF2_EvtWriter_ThreadTaskSwitch(w, NULL, BASE + 76, COMM_TEAM, 0, 1);

@@ -8,7 +8,7 @@
  * - collectives, per communicator: every member calls the same sequence of
  *   operations with the same roots;
  * - locks, per process and lock, in time order: acquired only when free,
- *   released only by the holder;
+ *   released only by the holder; every acquisition order up to the highest;
  * - OpenMP barriers, per run of a thread team: as many on every thread
  *   (check_barriers.c). */
 #include "check_internal.h"
@@ -252,6 +252,29 @@ static int compare_locks(const void *pa, const void *pb)
  * defective trace may show more, and each is reported once. */
 enum { MAX_HOLDERS = 16 };
 
+/* Scalasca's lock analysis waits at each acquisition until the lock's
+ * earlier acquisitions were replayed (ThreadCountedLock): every order from
+ * 1 to the highest must be in the trace, or it waits forever. The group
+ * [start, end) is one lock's records. */
+static void check_orders(check_state *c, const check_lock *all, size_t start, size_t end)
+{
+    uint64_t acquisitions = 0;
+    const check_lock *highest = NULL;
+    for (size_t i = start; i < end; i++) {
+        if (!all[i].acquire)
+            continue;
+        acquisitions++;
+        if (!highest || all[i].order > highest->order)
+            highest = &all[i];
+    }
+    if (highest && highest->order != acquisitions)
+        weft__check_problem(c, &highest->at,
+                            "lock %" PRIu32 " has %" PRIu64 " acquisitions, but their orders go "
+                            "up to %" PRIu32 ": Scalasca's lock analysis waits for every order "
+                            "in turn and hangs on a missing one",
+                            (uint32_t)highest->lock, acquisitions, highest->order);
+}
+
 static void match_locks(check_state *c)
 {
     check_lock *all = c->locks.items;
@@ -260,11 +283,14 @@ static void match_locks(check_state *c)
         qsort(all, n, sizeof(*all), compare_locks);
     char holder[300];
     const check_lock *held[MAX_HOLDERS];
-    size_t holders = 0;
+    size_t holders = 0, group = 0;
     for (size_t i = 0; i < n; i++) {
         const check_lock *l = &all[i];
-        if (i > 0 && (l->rank != all[i - 1].rank || l->lock != all[i - 1].lock))
+        if (i > 0 && (l->rank != all[i - 1].rank || l->lock != all[i - 1].lock)) {
             holders = 0;
+            check_orders(c, all, group, i);
+            group = i;
+        }
         uint32_t id = (uint32_t)l->lock;
         if (l->acquire) {
             if (holders > 0)
@@ -291,6 +317,8 @@ static void match_locks(check_state *c)
                                 id, location_label(c, &held[0]->at, holder, sizeof(holder)));
         }
     }
+    if (n > 0)
+        check_orders(c, all, group, n);
 }
 
 weft_status weft__check_match(check_state *c)
