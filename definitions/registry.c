@@ -465,6 +465,14 @@ weft_status weft_registry_region_get(const weft_registry *reg, weft_region regio
     return st;
 }
 
+bool weft_registry_region_is_omp_barrier(const weft_registry *reg, weft_region region)
+{
+    weft_region_def def;
+    return weft_registry_region_get(reg, region, &def) == WEFT_OK &&
+           def.paradigm == WEFT_PARADIGM_OPENMP &&
+           (def.role == WEFT_REGION_ROLE_BARRIER || def.role == WEFT_REGION_ROLE_IMPLICIT_BARRIER);
+}
+
 uint32_t weft_registry_location_count(const weft_registry *reg)
 {
     lock(reg);

@@ -480,18 +480,25 @@ static uint64_t switch_to_scope_task(weft_loc *loc, OTF2_EvtWriter *w, const wef
 /* Before closing SCOPE at the end: the barriers its thread's team has on
  * another thread and not on this one, entered and left at time t
  * (team_barriers.h). Returns the events written. */
+/* COUNT enters and leaves of REGION at time t; returns the events written. */
+static uint64_t write_visits(OTF2_EvtWriter *w, uint32_t region, uint32_t count, uint64_t t)
+{
+    const weft_event enter = {.kind = WEFT_EVENT_ENTER, .time = t, .ref = region};
+    const weft_event leave = {.kind = WEFT_EVENT_LEAVE, .time = t, .ref = region};
+    uint64_t written = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        written += weft__otf2_write_event(w, &enter) == OTF2_SUCCESS;
+        written += weft__otf2_write_event(w, &leave) == OTF2_SUCCESS;
+    }
+    return written;
+}
+
 static uint64_t add_missing_barriers(weft_loc *loc, OTF2_EvtWriter *w, const weft_scope *scope,
                                      uint64_t t)
 {
     uint32_t region;
     uint32_t missing = weft__barriers_missing(&loc->open, scope, &region);
-    uint64_t written = 0;
-    for (uint32_t i = 0; i < missing; i++) {
-        weft_event enter = {.kind = WEFT_EVENT_ENTER, .time = t, .ref = region};
-        weft_event leave = {.kind = WEFT_EVENT_LEAVE, .time = t, .ref = region};
-        written += weft__otf2_write_event(w, &enter) == OTF2_SUCCESS;
-        written += weft__otf2_write_event(w, &leave) == OTF2_SUCCESS;
-    }
+    uint64_t written = write_visits(w, region, missing, t);
     if (missing)
         weft_log_verbose("thread %u: %u OpenMP barriers its team's other threads were in or "
                          "past at the end were added, so that every thread of the team has them",
@@ -542,21 +549,16 @@ static void add_missing_run(weft_loc *loc, uint64_t t)
         return;
     if (t < loc->last_time)
         t = loc->last_time;
-    const weft_event e[] = {{.kind = WEFT_EVENT_THREAD_TEAM_BEGIN, .time = t, .ref = team},
-                            {.kind = WEFT_EVENT_ENTER, .time = t, .ref = parallel},
-                            {.kind = WEFT_EVENT_ENTER, .time = t, .ref = region},
-                            {.kind = WEFT_EVENT_LEAVE, .time = t, .ref = region},
-                            {.kind = WEFT_EVENT_LEAVE, .time = t, .ref = parallel},
-                            {.kind = WEFT_EVENT_THREAD_TEAM_END, .time = t, .ref = team}};
+    const weft_event begin[] = {{.kind = WEFT_EVENT_THREAD_TEAM_BEGIN, .time = t, .ref = team},
+                                {.kind = WEFT_EVENT_ENTER, .time = t, .ref = parallel}};
+    const weft_event end[] = {{.kind = WEFT_EVENT_LEAVE, .time = t, .ref = parallel},
+                              {.kind = WEFT_EVENT_THREAD_TEAM_END, .time = t, .ref = team}};
     uint64_t written = 0;
-    written += weft__otf2_write_event(w, &e[0]) == OTF2_SUCCESS;
-    written += weft__otf2_write_event(w, &e[1]) == OTF2_SUCCESS;
-    for (uint32_t i = 0; i < barriers; i++) {
-        written += weft__otf2_write_event(w, &e[2]) == OTF2_SUCCESS;
-        written += weft__otf2_write_event(w, &e[3]) == OTF2_SUCCESS;
-    }
-    written += weft__otf2_write_event(w, &e[4]) == OTF2_SUCCESS;
-    written += weft__otf2_write_event(w, &e[5]) == OTF2_SUCCESS;
+    for (int i = 0; i < 2; i++)
+        written += weft__otf2_write_event(w, &begin[i]) == OTF2_SUCCESS;
+    written += write_visits(w, region, barriers, t);
+    for (int i = 0; i < 2; i++)
+        written += weft__otf2_write_event(w, &end[i]) == OTF2_SUCCESS;
     if (loc->events_written == 0)
         loc->first_time = t;
     loc->last_time = t;

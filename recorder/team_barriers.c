@@ -19,11 +19,7 @@ enum { MAX_CACHED_REGION = 1u << 24 };
 
 bool weft__barrier_region_slow(uint32_t region)
 {
-    weft_region_def def;
-    bool barrier =
-        weft_registry_region_get(weft_defs_global(), (weft_region){region}, &def) == WEFT_OK &&
-        def.paradigm == WEFT_PARADIGM_OPENMP &&
-        (def.role == WEFT_REGION_ROLE_BARRIER || def.role == WEFT_REGION_ROLE_IMPLICIT_BARRIER);
+    bool barrier = weft_registry_region_is_omp_barrier(weft_defs_global(), (weft_region){region});
     if (region >= weft__barrier_kinds_size && region < MAX_CACHED_REGION) {
         size_t size = weft__barrier_kinds_size ? weft__barrier_kinds_size : 256;
         while (size <= region)

@@ -102,6 +102,7 @@ weft_status recover_write_location(recover_state *st, size_t index);
 /* The id maps and clock of a location's process (recover_write.c, also
  * used by recover_match.c). */
 uint32_t recover_map_comm(const recover_state *st, size_t part, uint32_t comm);
+uint32_t recover_map_region(const recover_state *st, size_t part, uint32_t region);
 uint64_t recover_global_time(const recover_state *st, size_t part, uint64_t ticks);
 
 #endif /* WEFT_TOOLS_RECOVER_H */

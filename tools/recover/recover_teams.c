@@ -18,7 +18,8 @@
  * would here make each of thousands of real barriers of the others wait
  * until the end.
  *
- * Two passes over every location's events, before matching messages:
+ * Two passes over every location's events (none without OpenMP teams),
+ * before matching messages:
  * where each thread got to in each team; then, for the threads that got
  * further than the least, the position of the first event past the cut.
  * Only outermost teams are followed (the analyzer refuses nested
@@ -71,13 +72,8 @@ static progress *progress_of(following *f, uint32_t comm)
 
 static bool is_barrier(recover_state *st, size_t part, uint32_t local_region)
 {
-    const weft_id_maps *m = &st->parts[part].maps;
-    uint32_t region =
-        m->regions && local_region < m->region_count ? m->regions[local_region] : local_region;
-    weft_region_def def;
-    return weft_registry_region_get(st->reg, (weft_region){region}, &def) == WEFT_OK &&
-           def.paradigm == WEFT_PARADIGM_OPENMP &&
-           (def.role == WEFT_REGION_ROLE_BARRIER || def.role == WEFT_REGION_ROLE_IMPLICIT_BARRIER);
+    return weft_registry_region_is_omp_barrier(
+        st->reg, (weft_region){recover_map_region(st, part, local_region)});
 }
 
 /* Whether a location at AT went past LEAST (the run after it, or a barrier
@@ -160,8 +156,24 @@ static size_t keep_least(team_end *ends, size_t count, bool *any_ahead)
     return kept;
 }
 
+/* Whether the trace defines an OpenMP thread team at all: without one
+ * there is nothing to plan, and no pass over the events. */
+static bool has_teams(const recover_state *st)
+{
+    uint32_t comms = weft_registry_comm_count(st->reg);
+    for (uint32_t i = 0; i < comms; i++) {
+        weft_comm_def def;
+        if (weft_registry_comm_get(st->reg, (weft_comm){i}, &def) == WEFT_OK &&
+            def.paradigm == WEFT_PARADIGM_OPENMP)
+            return true;
+    }
+    return false;
+}
+
 weft_status recover_plan_teams(recover_state *st)
 {
+    if (!has_teams(st))
+        return WEFT_OK;
     team_end *ends = NULL;
     size_t count = 0, capacity = 0;
     weft_status status = WEFT_OK;

@@ -59,6 +59,12 @@ static uint32_t map(const uint32_t *table, uint32_t count, uint32_t id)
     return table && id < count ? table[id] : id;
 }
 
+uint32_t recover_map_region(const recover_state *st, size_t part, uint32_t region)
+{
+    const weft_id_maps *maps = &st->parts[part].maps;
+    return map(maps->regions, maps->region_count, region);
+}
+
 uint64_t recover_global_time(const recover_state *st, size_t part, uint64_t ticks)
 {
     const weft_journal_part *p = &st->parts[part];

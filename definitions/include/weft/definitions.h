@@ -340,6 +340,9 @@ const char *weft_registry_string_text(const weft_registry *reg, weft_string str)
 uint32_t weft_registry_region_count(const weft_registry *reg);
 WEFT_EXPORT weft_status weft_registry_region_get(const weft_registry *reg, weft_region region,
                                                  weft_region_def *out);
+/* Whether REGION is an OpenMP barrier, explicit or implicit (the regions
+ * Scalasca's analyzer meets a team's threads at); false when undefined. */
+WEFT_EXPORT bool weft_registry_region_is_omp_barrier(const weft_registry *reg, weft_region region);
 WEFT_EXPORT uint32_t weft_registry_location_count(const weft_registry *reg);
 WEFT_EXPORT weft_status weft_registry_location_get(const weft_registry *reg, weft_location loc,
                                                    weft_location_def *out);
