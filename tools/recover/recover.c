@@ -155,15 +155,13 @@ static weft_clock_properties clock_of(const recover_state *st)
     return clock;
 }
 
-/* True when the registry has an MPI communicator: messages and collectives
- * may then lose their partner. */
-static bool has_mpi(const recover_state *st)
+bool recover_has_comm(const recover_state *st, weft_paradigm paradigm)
 {
     uint32_t n = weft_registry_comm_count(st->reg);
     for (uint32_t c = 0; c < n; c++) {
         weft_comm_def def;
         if (weft_registry_comm_get(st->reg, (weft_comm){c}, &def) == WEFT_OK &&
-            def.paradigm == WEFT_PARADIGM_MPI)
+            def.paradigm == paradigm)
             return true;
     }
     return false;
@@ -294,7 +292,7 @@ static weft_status recover(recover_state *st)
         status = recover_shadow_create(st);
     if (status == WEFT_OK)
         status = recover_plan_teams(st);
-    if (status == WEFT_OK && has_mpi(st))
+    if (status == WEFT_OK && recover_has_comm(st, WEFT_PARADIGM_MPI))
         status = recover_match(st);
     for (size_t l = 0; status == WEFT_OK && l < st->location_count; l++)
         status = recover_write_location(st, l);

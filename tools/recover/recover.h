@@ -80,6 +80,10 @@ weft_status recover_read_location(recover_state *st, size_t index, recover_event
  * reading and writing make. */
 bool recover_reserve(uint64_t **values, uint32_t *capacity, uint32_t count);
 
+/* recover.c: whether the trace defines a communicator of PARADIGM (MPI:
+ * messages may lose their partner; OpenMP: thread teams to plan). */
+bool recover_has_comm(const recover_state *st, weft_paradigm paradigm);
+
 /* recover_teams.c: a pass (two when needed) over every location that
  * finds where each must end so that its OpenMP teams end alike on every
  * thread; recover_cut tells whether the event at POSITION of location INDEX

@@ -156,24 +156,10 @@ static size_t keep_least(team_end *ends, size_t count, bool *any_ahead)
     return kept;
 }
 
-/* Whether the trace defines an OpenMP thread team at all: without one
- * there is nothing to plan, and no pass over the events. */
-static bool has_teams(const recover_state *st)
-{
-    uint32_t comms = weft_registry_comm_count(st->reg);
-    for (uint32_t i = 0; i < comms; i++) {
-        weft_comm_def def;
-        if (weft_registry_comm_get(st->reg, (weft_comm){i}, &def) == WEFT_OK &&
-            def.paradigm == WEFT_PARADIGM_OPENMP)
-            return true;
-    }
-    return false;
-}
-
 weft_status recover_plan_teams(recover_state *st)
 {
-    if (!has_teams(st))
-        return WEFT_OK;
+    if (!recover_has_comm(st, WEFT_PARADIGM_OPENMP))
+        return WEFT_OK; /* no thread team: nothing to plan, no pass over the events */
     team_end *ends = NULL;
     size_t count = 0, capacity = 0;
     weft_status status = WEFT_OK;
