@@ -233,6 +233,8 @@ static void hand_over_current(weft_loc *loc, bool mid_run)
     chunk->used = (size_t)(atomic_load_explicit(&loc->cursor, memory_order_relaxed) - chunk->slots);
     chunk->ends_thread = !mid_run;
     install(loc, NULL);
+    if (chunk->used > 0)
+        loc->handed_over_at = weft_clock_now();
     if ((chunk->used > 0 || !mid_run) && weft__writer_submit(chunk)) {
         loc->chunks_handed_over += mid_run;
         return;
@@ -501,6 +503,25 @@ void weft__loc_for_each_unwritten(void (*fn)(weft_loc *loc, const weft_slot *slo
         if (count > 0)
             fn(loc, slots, count);
     }
+}
+
+uint64_t weft__loc_last_time(void)
+{
+    weft_loc *loc = weft__tls_loc;
+    if (!loc)
+        return 0;
+    /* Only the owner moves its cursor and chunk mid-run: no lock needed. */
+    uint64_t last = loc->handed_over_at;
+    const weft_slot *at = loc->chunk ? loc->chunk->slots : NULL;
+    const weft_slot *end = atomic_load_explicit(&loc->cursor, memory_order_relaxed);
+    while (at && at < end) {
+        uint8_t kind = at->head.kind;
+        if (kind == WEFT_EVENT_NONE || kind >= WEFT_EVENT_KIND_COUNT)
+            break;
+        last = at->head.time;
+        at += weft__event_slots(kind, at->head.count);
+    }
+    return last;
 }
 
 uint32_t weft__loc_count(void)

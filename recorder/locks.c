@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "clock.h"
+#include "location.h"
 #include "weft/log.h"
 #include "weft/alloc.h"
 #include "weft/recorder.h"
@@ -193,6 +194,16 @@ uint64_t weft_lock_acquired_time(uint32_t lock_id, uint32_t order)
  * was preempted between marking its slot and publishing its time. */
 enum { PENDING_ROUNDS = 10000 };
 
+/* When the next acquisition's time is not to be had (its slot was reused
+ * by eight more, or it never published): the releasing thread's latest
+ * event. That came before the thread let the lock go, so before the next
+ * acquisition, and keeps the thread's events in time order. */
+static uint64_t release_before_unknown(uint64_t now)
+{
+    uint64_t last = weft__loc_last_time();
+    return last != 0 && last < now ? last : now;
+}
+
 uint64_t weft_lock_release_time(uint32_t lock_id, uint32_t order)
 {
     uint64_t now = weft_clock_now_before_later();
@@ -200,15 +211,18 @@ uint64_t weft_lock_release_time(uint32_t lock_id, uint32_t order)
     if (!ring || order == 0 || order == UINT32_MAX)
         return now;
     acquisition *a = &ring->slot[(order + 1) % ACQUISITIONS_KEPT];
-    if (atomic_load_explicit(&a->order, memory_order_seq_cst) != order + 1)
-        return now;
+    /* A slot's order only grows: past order + 1, the next acquisition's
+     * time was overwritten. */
+    unsigned seen = atomic_load_explicit(&a->order, memory_order_seq_cst);
+    if (seen != order + 1)
+        return seen > order + 1 ? release_before_unknown(now) : now;
     uint64_t next = atomic_load_explicit(&a->time, memory_order_acquire);
     for (int round = 0; next == TIME_PENDING && round < PENDING_ROUNDS; round++) {
         sched_yield();
         next = atomic_load_explicit(&a->time, memory_order_acquire);
     }
     if (atomic_load_explicit(&a->order, memory_order_acquire) != order + 1 ||
-        next == TIME_PENDING || next == 0 || next > now)
-        return now;
-    return next - 1;
+        next == TIME_PENDING || next == 0)
+        return release_before_unknown(now);
+    return next > now ? now : next - 1;
 }

@@ -44,6 +44,7 @@ static void pairs(int count)
 
 void lifecycle_gamma(int count);
 void lifecycle_task_undo(void);
+void lifecycle_late_release(void);
 
 static void *short_lived(void *arg)
 {
@@ -196,6 +197,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "task-undo") == 0) {
         lifecycle_task_undo();
+        return 0;
+    }
+    if (strcmp(mode, "late-release") == 0) {
+        lifecycle_late_release();
         return 0;
     }
     if (strcmp(mode, "exit-inside") == 0) {

@@ -442,6 +442,44 @@ static void test_program_begin_and_end(void **state)
     trace_free(t);
 }
 
+/* A release timed after the lock was taken ten more times (more than the
+ * recorder keeps): recorded at the releasing thread's last event, after
+ * its region inside the lock and before the next acquisition. Before,
+ * it was recorded "now", after acquisitions it preceded, and weft check
+ * (run by load) reported the lock acquired while held. */
+static void test_late_lock_release(void **state)
+{
+    (void)state;
+    program_run run = run_lifecycle("late-release", NULL);
+    assert_int_equal(run.exit_code, 0);
+    trace_model *t = load_trace(trace_dir, true);
+    check_sound(t);
+    assert_int_equal(t->location_count, 2);
+    const trace_location_stats *main_loc = &t->locations[0], *other = &t->locations[1];
+    assert_int_equal(other->kind_counts[TRACE_EVENT_THREAD_ACQUIRE_LOCK], 10);
+    assert_int_equal(other->kind_counts[TRACE_EVENT_THREAD_RELEASE_LOCK], 10);
+    uint64_t held_left = 0, released = 0, next_acquired = 0;
+    for (size_t i = 0; i < main_loc->event_list_len; i++) {
+        const trace_event *e = &main_loc->events[i];
+        if (e->kind == TRACE_EVENT_LEAVE && e->region == trace_region_by_name(t, "held")->id)
+            held_left = e->time;
+        if (e->kind == TRACE_EVENT_THREAD_RELEASE_LOCK) {
+            assert_int_equal(e->acquisition_order, 1);
+            released = e->time;
+        }
+    }
+    for (size_t i = 0; i < other->event_list_len && !next_acquired; i++) {
+        const trace_event *e = &other->events[i];
+        if (e->kind == TRACE_EVENT_THREAD_ACQUIRE_LOCK) {
+            assert_int_equal(e->acquisition_order, 2);
+            next_acquired = e->time;
+        }
+    }
+    assert_true(held_left > 0 && released >= held_left);
+    assert_true(released < next_acquired);
+    trace_free(t);
+}
+
 #define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(int argc, char **argv)
@@ -465,6 +503,7 @@ int main(int argc, char **argv)
         TEST(test_malformed_filter_file),
         TEST(test_program_begin_and_end),
         TEST(test_task_switch_undo),
+        TEST(test_late_lock_release),
     };
     return run_named_test(tests, argc > 1 ? argv[1] : NULL);
 }

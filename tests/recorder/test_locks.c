@@ -9,7 +9,8 @@
  * yet. The protocol's promise: a release is recorded before the next
  * acquisition of the lock and not before its own, as long as that next
  * acquisition is among the last eight and publishes its time within the
- * spin's bound. */
+ * spin's bound (otherwise the releasing thread's latest event, which these
+ * threads do not record, bounds it). */
 #include <pthread.h>
 #include <sched.h>
 #include <setjmp.h>
@@ -236,7 +237,9 @@ static void test_release_before_next_acquisition(void **state)
 }
 
 /* Each lock keeps its last eight acquisitions: a release reported after
- * eight more is recorded now. */
+ * eight more is recorded at the releasing thread's latest event, or now
+ * when it has recorded none, as this test's threads (the recorded case:
+ * recorder_late_lock_release). */
 static void test_last_eight_acquisitions_kept(void **state)
 {
     (void)state;

@@ -266,9 +266,10 @@ WEFT_EXPORT uint32_t weft_lock_current_order(uint32_t lock_id);
  * clock, read after the previous code completed, and kept for the release
  * of order - 1), and the time to record the release of acquisition `order`
  * at: now, or one tick before acquisition order + 1 when that one was
- * recorded already (the last eight acquisitions per lock are kept). The
- * releasing thread's previous event came before it let the lock go, so
- * before that acquisition: its events stay in time order. */
+ * recorded already (the last eight acquisitions per lock are kept), or,
+ * when eight more have been since, the calling thread's latest event: that
+ * came before it let the lock go, so before acquisition order + 1, and the
+ * thread's events stay in time order. */
 WEFT_EXPORT uint64_t weft_lock_acquired_time(uint32_t lock_id, uint32_t order);
 WEFT_EXPORT uint64_t weft_lock_release_time(uint32_t lock_id, uint32_t order);
 
