@@ -95,7 +95,11 @@ struct weft_loc {
     weft_open_scopes open; /* regions and teams not yet closed */
     uint32_t teams_open;   /* team scopes among them: only a leave inside a team is looked
                               at for a barrier (team_barriers.h) */
-    uint32_t outer_team, outer_runs; /* the outermost team last begun, and its begins */
+    uint32_t outer_team;   /* the outermost team last begun */
+    uint32_t *team_runs;   /* begins of each team (by id) as the outermost one, ever:
+                              threads of a team join each of its runs, but each
+                              thread also joins other teams (team_barriers.h) */
+    uint32_t team_runs_size;
     uint64_t scopes_closed; /* closed by the sink at thread ends and the end */
     bool cut;               /* events past the signal that ended the program were left out */
     struct {

@@ -258,10 +258,8 @@ static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots
         weft_scope team = scope_here(loc, WEFT_SCOPE_TEAM, ref);
         team.extra = s->head.count;
         weft__scopes_open_scope(&loc->open, team);
-        if (loc->teams_open++ == 0) {
-            loc->outer_runs = loc->outer_team == ref ? loc->outer_runs + 1 : 1;
-            loc->outer_team = ref;
-        }
+        if (loc->teams_open++ == 0)
+            weft__barriers_team_begun(loc, ref);
         *code = OTF2_EvtWriter_ThreadTeamBegin(w, NULL, t, ref);
         return 1;
     case WEFT_EVENT_THREAD_TEAM_END:
@@ -581,6 +579,7 @@ static void finish_location(weft_loc *loc, void *context)
     add_missing_run(loc, t);
     uint64_t closed = close_open_scopes(loc, t);
     weft__scopes_free(&loc->open);
+    weft__barriers_forget_runs(loc);
     end_program(loc);
     if (closed)
         weft_log_verbose("thread %u: closed %llu regions or teams left open at the end",

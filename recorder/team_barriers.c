@@ -15,7 +15,7 @@ uint8_t *weft__barrier_kinds;
 size_t weft__barrier_kinds_size;
 
 enum { KIND_UNKNOWN, KIND_BARRIER, KIND_OTHER };
-enum { MAX_CACHED_REGION = 1u << 24 };
+enum { MAX_CACHED_REGION = 1u << 24, MAX_COUNTED_TEAM = 1u << 20 };
 
 bool weft__barrier_region_slow(uint32_t region)
 {
@@ -44,6 +44,37 @@ void weft__barriers_left(weft_open_scopes *open)
             return;
         }
     }
+}
+
+void weft__barriers_team_begun(weft_loc *loc, uint32_t team)
+{
+    loc->outer_team = team;
+    if (team >= loc->team_runs_size && team < MAX_COUNTED_TEAM) {
+        uint32_t size = loc->team_runs_size ? loc->team_runs_size : 8;
+        while (size <= team)
+            size *= 2;
+        uint32_t *grown = weft_realloc(loc->team_runs, size * sizeof(*grown));
+        if (!grown)
+            return; /* uncounted: no run is added for this team at the end */
+        memset(grown + loc->team_runs_size, 0, (size - loc->team_runs_size) * sizeof(*grown));
+        loc->team_runs = grown;
+        loc->team_runs_size = size;
+    }
+    if (team < loc->team_runs_size)
+        loc->team_runs[team]++;
+}
+
+void weft__barriers_forget_runs(weft_loc *loc)
+{
+    weft_free(loc->team_runs);
+    loc->team_runs = NULL;
+    loc->team_runs_size = 0;
+}
+
+/* Begins of the team LOC began last as its outermost (0: not counted). */
+static uint32_t outer_runs(const weft_loc *loc)
+{
+    return loc->outer_team < loc->team_runs_size ? loc->team_runs[loc->outer_team] : 0;
 }
 
 /* ---- the plan at the end ---------------------------------------------------- */
@@ -114,8 +145,8 @@ static void plan_location(weft_loc *loc, void *context)
         if (!plan)
             return;
         if (!outer_team_below(open, i)) {
-            if (loc->outer_runs > plan->runs)
-                plan->runs = loc->outer_runs;
+            if (outer_runs(loc) > plan->runs)
+                plan->runs = outer_runs(loc);
             if (!plan->has_parallel && i + 1 < open->depth &&
                 open->items[i + 1].kind == WEFT_SCOPE_REGION) {
                 plan->parallel = open->items[i + 1].id;
@@ -164,10 +195,11 @@ uint32_t weft__barriers_missing(weft_open_scopes *open, const weft_scope *scope,
 bool weft__barriers_missing_run(const weft_loc *loc, uint32_t *team, uint32_t *parallel,
                                 uint32_t *barriers, uint32_t *region)
 {
-    if (loc->open.depth != 0 || loc->outer_runs == 0)
+    uint32_t runs = outer_runs(loc);
+    if (loc->open.depth != 0 || runs == 0)
         return false;
     const team_plan *plan = plan_of(loc->outer_team, false);
-    if (!plan || !plan->has_parallel || plan->runs != loc->outer_runs + 1)
+    if (!plan || !plan->has_parallel || plan->runs != runs + 1)
         return false;
     *team = loc->outer_team;
     *parallel = plan->parallel;

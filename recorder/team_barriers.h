@@ -45,6 +45,12 @@ static inline bool weft__barrier_region(uint32_t region)
  * innermost team scope. */
 void weft__barriers_left(weft_open_scopes *open);
 
+/* LOC began TEAM as its outermost team: counted per team. */
+void weft__barriers_team_begun(struct weft_loc *loc, uint32_t team);
+
+/* Frees LOC's counts of team begins (after its end's closing). */
+void weft__barriers_forget_runs(struct weft_loc *loc);
+
 /* At the end, before any location's scopes are closed: the most barriers
  * each open team will have on any of its threads. */
 void weft__barriers_plan(void);
