@@ -139,7 +139,14 @@ typedef enum ompt_scope_kind {
 typedef struct ompt_open_region {
     weft_region region;
     uint8_t kind; /* ompt_scope_kind */
+    /* SCOPE_TASK: the task (packed, without its state bits, see ompt_tasks.c)
+     * and the task this thread was in when it started or resumed it here. */
+    uint64_t task, from;
 } ompt_open_region;
+
+/* The scopes of an untied task that went back to the queue, kept while a
+ * switch straight back may take that back (ompt_tasks.c). */
+enum { OMPT_PARKED_SCOPES = 8 };
 
 typedef struct ompt_thread {
     uint32_t fork_depth;
@@ -163,6 +170,10 @@ typedef struct ompt_thread {
     struct ompt_left {
         uint64_t task, to;
         const void *at;
+        /* The task's part returned (an untied task back in the queue): its
+         * scopes, left when it went, and the events recorded then. */
+        uint32_t parked_scopes, parked_events;
+        ompt_open_region parked[OMPT_PARKED_SCOPES];
     } left;
     /* The task this thread last started (its switch and Enter recorded at
      * `at`), the task it was in before and its scope depth then: a switch
@@ -218,6 +229,15 @@ void weft__ompt_pop(ompt_thread *t, ompt_scope_kind kind);
 uint64_t weft__ompt_push_at(ompt_thread *t, weft_region region, ompt_scope_kind kind,
                             uint64_t time);
 uint64_t weft__ompt_pop_at(ompt_thread *t, ompt_scope_kind kind, uint64_t time);
+/* A task's region: pushed with the task and the task the thread was in; popped
+ * (with everything above it) only when the innermost task scope is that
+ * task's, returning the time recorded. The pops above stop at the innermost
+ * task scope: a construct's end closes only its own task's scopes. */
+uint64_t weft__ompt_push_task_at(ompt_thread *t, weft_region region, uint64_t task, uint64_t from,
+                                 uint64_t time);
+uint64_t weft__ompt_pop_task_at(ompt_thread *t, uint64_t task, uint64_t time);
+/* The innermost task scope on t's stack, or NULL. */
+const ompt_open_region *weft__ompt_task_scope(const ompt_thread *t);
 
 /* The innermost team this thread is in, or NULL outside parallel regions. */
 const ompt_member *weft__ompt_member(const ompt_thread *t);

@@ -8,12 +8,22 @@
  * and whether it has started, live in the runtime's 64-bit task data, so no
  * memory is allocated per task:
  *
- *   bit 63 started | bits 40-62 region id | bits 24-39 thread | bits 0-23 generation
+ *   bit 63 started | bits 40-62 region id | bit 39 parked | bits 24-38 thread |
+ *   bits 0-23 generation
  *
  * Generation 0 is a thread's implicit task. Generations wrap after 2^24 - 1
  * tasks (a pair stays unique among the tasks alive at once); regions with
- * ids of 2^23 and above, and threads numbered 2^16 and above, share one
+ * ids of 2^23 and above, and threads numbered 2^15 and above, share one
  * "task" region / number.
+ *
+ * Started: the task's region is open on the thread running it. Parked: the
+ * task ran, then went back to the runtime's queue without completing (clang
+ * runs an untied task in parts, and at each scheduling point in it queues the
+ * rest and returns): its region was left on the thread it ran on, and is
+ * entered again, after a switch to the task, wherever the task resumes, on
+ * that thread or another. So each thread's regions nest and stay in their
+ * task, which Scalasca's analyzer requires; a task that moved shows its
+ * region once on each thread it ran on.
  *
  * Dependences: a task created with a depend clause gets its ThreadTaskCreate
  * when the dependences callback, which libomp calls right after task_create
@@ -35,7 +45,9 @@
 #define REGION_SHIFT 40
 #define REGION_MASK ((UINT64_C(1) << 23) - 1)
 #define THREAD_SHIFT 24
-#define THREAD_MASK UINT64_C(0xffff)
+#define THREAD_MASK UINT64_C(0x7fff)
+#define PARKED (UINT64_C(1) << 39)
+#define STATE (STARTED | PARKED)
 #define GENERATION_MASK ((UINT64_C(1) << 24) - 1)
 /* Marks implicit task data as ours, so 0 stays "nothing recorded". */
 #define IMPLICIT_MARK (UINT64_C(1) << 62)
@@ -237,19 +249,56 @@ static uint64_t switch_to(ompt_thread *t, uint64_t task, uint64_t time)
 /* A switch back to the task this thread just left, with nothing recorded
  * since: takes back the switch away instead of recording a second one, so
  * the trace shows the thread staying in the task. A task resumed on another
- * thread, or after anything else was recorded, keeps both switches. */
-static bool switched_straight_back(ompt_thread *t, struct ompt_left left, bool completed,
-                                   uint64_t task)
+ * thread, or after anything else was recorded, keeps both switches. A task
+ * that was parked gets its scopes back, the Leaves of parking taken back. */
+static bool switched_straight_back(ompt_thread *t, uint64_t left_task, bool completed,
+                                   ompt_data_t *next)
 {
-    if (left.task == 0 || completed || (task & ~STARTED) != left.task || !tasks_recorded())
+    const struct ompt_left *left = &t->left;
+    uint64_t task = next ? next->value : 0;
+    if (left_task == 0 || completed || (task & ~STATE) != left_task || !tasks_recorded())
         return false;
-    /* The switch recorded, to `left.to`: libomp may name a different prior
-     * task in this callback (a team of one thread names the task itself). */
-    if (!weft_task_switch_undo(left.at, weft__ompt_task_team(t), thread_of(left.to),
-                               generation_of(left.to), WEFT_REGION_INVALID))
+    if (left->parked_events) {
+        if (t->open_depth + left->parked_scopes > OMPT_MAX_OPEN ||
+            !weft_events_undo(left->at, left->parked_events))
+            return false;
+        memcpy(&t->open[t->open_depth], left->parked, left->parked_scopes * sizeof(*left->parked));
+        t->open_depth += left->parked_scopes;
+        next->value = left_task | STARTED;
+    } else if (!weft_task_switch_undo(left->at, weft__ompt_task_team(t), thread_of(left->to),
+                                      generation_of(left->to), WEFT_REGION_INVALID)) {
+        /* The switch recorded, to `left.to`: libomp may name a different
+         * prior task in this callback (a team of one thread names the task
+         * itself). */
         return false;
-    t->current_task = left.task;
+    }
+    t->current_task = left_task;
     return true;
+}
+
+/* Whether this switch away from `done`, not completed, to `task` goes back to
+ * the task the thread was in when `done` started or resumed here: the task's
+ * part returned (see PARKED above). */
+static bool returns_to_queue(const ompt_thread *t, uint64_t done, uint64_t task)
+{
+    const ompt_open_region *scope = weft__ompt_task_scope(t);
+    return scope && scope->task == (done & ~STATE) && scope->from == (task & ~STATE);
+}
+
+/* Leaves the parked task's scopes at `time`; keeps them, and the number of
+ * events that took, in t->left for a switch straight back. */
+static uint64_t park(ompt_thread *t, uint64_t done, uint64_t time)
+{
+    const ompt_open_region *scope = weft__ompt_task_scope(t);
+    uint32_t from = (uint32_t)(scope - t->open), count = t->open_depth - from;
+    t->left.parked_scopes = count <= OMPT_PARKED_SCOPES ? count : 0;
+    t->left.parked_events = 0;
+    if (t->left.parked_scopes) {
+        memcpy(t->left.parked, scope, count * sizeof(*scope));
+        for (uint32_t i = 0; i < count; i++)
+            t->left.parked_events += scope[i].region.id != WEFT_INVALID_ID;
+    }
+    return weft__ompt_pop_task_at(t, done & ~STATE, time);
 }
 
 /* A switch away from the task this thread just started, with nothing
@@ -264,7 +313,7 @@ static bool empty_start_taken_back(ompt_thread *t, ompt_data_t *prior, bool comp
 {
     struct ompt_started s = t->started;
     t->started.task = 0;
-    if (s.task == 0 || completed || !prior || (prior->value & ~STARTED) != s.task ||
+    if (s.task == 0 || completed || !prior || (prior->value & ~STATE) != (s.task & ~STATE) ||
         !tasks_recorded() || t->open_depth != s.depth + 1 || t->open[s.depth].kind != SCOPE_TASK)
         return false;
     if (!weft_task_switch_undo(s.at, weft__ompt_task_team(t), thread_of(s.task),
@@ -288,18 +337,21 @@ void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, omp
     bool completed = status == ompt_task_complete || status == ompt_task_cancel ||
                      status == ompt_task_late_fulfill;
     uint64_t task = next ? next->value : 0;
-    struct ompt_left left = t->left;
+    uint64_t left = t->left.task; /* the rest of t->left stays valid until set again */
     t->left.task = 0;
     if (empty_start_taken_back(t, prior, completed)) {
-        if ((task & ~STARTED) == t->current_task)
+        if ((task & ~STATE) == t->current_task)
             return; /* back where it was before the start: nothing happened */
         done = 0;   /* the thread is in the task it was in before */
-    } else if (switched_straight_back(t, left, completed, task)) {
+    } else if (switched_straight_back(t, left, completed, next)) {
         return;
     }
     uint64_t time = weft_now();
-    if (is_explicit(done) && completed && (done & STARTED)) {
-        time = weft__ompt_pop_at(t, SCOPE_TASK, time); /* the task's region */
+    if (is_explicit(done) && completed && (done & STATE)) {
+        /* A parked task completes where it resumed; its region is open only
+         * when it has resumed here (detached tasks complete elsewhere). */
+        if (done & STARTED)
+            time = weft__ompt_pop_task_at(t, done & ~STATE, time);
         if (tasks_recorded())
             time = weft_task_complete_at(weft__ompt_task_team(t), thread_of(done),
                                          generation_of(done), time);
@@ -307,18 +359,31 @@ void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, omp
     if (task == 0)
         return; /* a task this tool did not see created */
     bool starting = is_explicit(task) && !(task & STARTED);
+    bool parking = !completed && is_explicit(done) && (done & STARTED) && tasks_recorded() &&
+                   returns_to_queue(t, done, task);
     /* A switch away the next one may take back: not one that starts a task,
      * whose first appearance on this thread would then be lost. */
     bool leaving = !completed && !starting && is_explicit(done) && (done & STARTED) &&
-                   (task & ~STARTED) != (done & ~STARTED);
+                   (task & ~STATE) != (done & ~STATE);
     const void *at = leaving || starting ? weft_event_position() : NULL;
+    if (parking) {
+        time = park(t, done, time);
+        prior->value = (done & ~STATE) | PARKED;
+    }
     uint64_t from = t->current_task;
-    time = switch_to(t, task & ~STARTED, time);
-    if (leaving)
-        t->left = (struct ompt_left){done & ~STARTED, task & ~STARTED, at};
+    time = switch_to(t, task & ~STATE, time);
+    if (leaving) {
+        t->left.task = done & ~STATE;
+        t->left.to = task & ~STATE;
+        t->left.at = at;
+        if (parking)
+            t->left.parked_events += 1; /* the switch */
+        else
+            t->left.parked_events = t->left.parked_scopes = 0;
+    }
     if (starting) {
         t->started = (struct ompt_started){task, from, at, t->open_depth};
-        next->value = task | STARTED;
-        weft__ompt_push_at(t, region_of(task), SCOPE_TASK, time);
+        next->value = (task & ~PARKED) | STARTED;
+        weft__ompt_push_task_at(t, region_of(task), task & ~STATE, from, time);
     }
 }

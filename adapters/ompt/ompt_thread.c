@@ -59,7 +59,7 @@ void weft__ompt_push(ompt_thread *t, weft_region region, ompt_scope_kind kind)
         t->open_overflow++; /* not recorded, so not left either */
         return;
     }
-    t->open[t->open_depth++] = (ompt_open_region){region, (uint8_t)kind};
+    t->open[t->open_depth++] = (ompt_open_region){.region = region, .kind = (uint8_t)kind};
     if (region.id != WEFT_INVALID_ID)
         weft_openmp_enter(region);
 }
@@ -71,8 +71,47 @@ uint64_t weft__ompt_push_at(ompt_thread *t, weft_region region, ompt_scope_kind 
         t->open_overflow++;
         return time;
     }
-    t->open[t->open_depth++] = (ompt_open_region){region, (uint8_t)kind};
+    t->open[t->open_depth++] = (ompt_open_region){.region = region, .kind = (uint8_t)kind};
     return region.id != WEFT_INVALID_ID ? weft_openmp_enter_at(region, time) : time;
+}
+
+uint64_t weft__ompt_push_task_at(ompt_thread *t, weft_region region, uint64_t task, uint64_t from,
+                                 uint64_t time)
+{
+    uint32_t at = t->open_depth;
+    time = weft__ompt_push_at(t, region, SCOPE_TASK, time);
+    if (t->open_depth > at) {
+        t->open[at].task = task;
+        t->open[at].from = from;
+    }
+    return time;
+}
+
+const ompt_open_region *weft__ompt_task_scope(const ompt_thread *t)
+{
+    for (uint32_t at = t->open_depth; at > 0; at--)
+        if (t->open[at - 1].kind == SCOPE_TASK)
+            return &t->open[at - 1];
+    return NULL;
+}
+
+/* Leaves the scopes from position `at` (1-based) up, innermost first. */
+static uint64_t leave_from(ompt_thread *t, uint32_t at, uint64_t time)
+{
+    while (t->open_depth >= at) {
+        weft_region r = t->open[--t->open_depth].region;
+        if (r.id != WEFT_INVALID_ID)
+            time = weft_openmp_leave_at(r, time);
+    }
+    return time;
+}
+
+uint64_t weft__ompt_pop_task_at(ompt_thread *t, uint64_t task, uint64_t time)
+{
+    const ompt_open_region *scope = weft__ompt_task_scope(t);
+    if (!scope || scope->task != task)
+        return time; /* its scopes are not on this thread (it started elsewhere) */
+    return leave_from(t, (uint32_t)(scope - t->open) + 1, time);
 }
 
 /* Where the innermost scope of `kind` starts on t's stack (1-based), 0 when
@@ -83,9 +122,15 @@ static uint32_t scope_start(ompt_thread *t, ompt_scope_kind kind)
         t->open_overflow--;
         return 0;
     }
+    /* A construct inside a task ends in that task: its end closes nothing
+     * below the task's scope (an implicit task's end closes everything). */
+    bool bounded = kind != SCOPE_TASK && kind != SCOPE_PARALLEL;
     uint32_t at = t->open_depth;
-    while (at > 0 && t->open[at - 1].kind != kind)
+    while (at > 0 && t->open[at - 1].kind != kind) {
+        if (bounded && t->open[at - 1].kind == SCOPE_TASK)
+            return 0;
         at--;
+    }
     return at; /* 0: an end without its begin (e.g. recording started inside) */
 }
 
@@ -104,14 +149,7 @@ void weft__ompt_pop(ompt_thread *t, ompt_scope_kind kind)
 uint64_t weft__ompt_pop_at(ompt_thread *t, ompt_scope_kind kind, uint64_t time)
 {
     uint32_t at = scope_start(t, kind);
-    if (at == 0)
-        return time;
-    while (t->open_depth >= at) {
-        weft_region r = t->open[--t->open_depth].region;
-        if (r.id != WEFT_INVALID_ID)
-            time = weft_openmp_leave_at(r, time);
-    }
-    return time;
+    return at == 0 ? time : leave_from(t, at, time);
 }
 
 const ompt_member *weft__ompt_member(const ompt_thread *t)
