@@ -102,6 +102,7 @@ struct weft_loc {
     uint32_t team_runs_size;
     uint64_t scopes_closed; /* closed by the sink at thread ends and the end */
     bool cut;               /* events past the signal that ended the program were left out */
+    bool program_begun;     /* its ProgramBegin was written: the program region encloses it */
     struct {
         uint32_t team, thread, generation;
     } task;                /* the task running, as the last task switch written names it

@@ -119,8 +119,10 @@ static void write_own_event(weft_loc *loc, OTF2_EvtWriter *w, const weft_event *
 static void begin_program(weft_loc *loc, OTF2_EvtWriter *w)
 {
     weft_event e;
-    if (loc->thread_number == 0 && weft__program_begin_event(&e))
+    if (loc->thread_number == 0 && weft__program_begin_event(&e)) {
         write_own_event(loc, w, &e);
+        loc->program_begun = true;
+    }
 }
 
 /* ... and end with its end, after everything else, at the end of the run
@@ -186,6 +188,37 @@ static weft_scope scope_here(const weft_loc *loc, weft_scope_kind kind, uint32_t
                         .kind = (uint8_t)kind,
                         .task_thread = loc->task.thread,
                         .task_generation = loc->task.generation};
+}
+
+/* The region that encloses, on a thread other than the main one, the
+ * OpenMP teams it forks (a pthread running parallel regions): Scalasca's
+ * analyzer needs a region around every fork and join (as the program
+ * region is on the main thread), and weft sees no function there. */
+static uint32_t thread_region(void)
+{
+    static uint32_t id = WEFT_INVALID_ID;
+    if (id == WEFT_INVALID_ID) {
+        weft_region_desc desc = {.name = "thread",
+                                 .canonical_name = "thread",
+                                 .role = WEFT_REGION_ROLE_ARTIFICIAL,
+                                 .paradigm = WEFT_PARADIGM_MEASUREMENT_SYSTEM};
+        weft_region region;
+        if (weft_registry_region(weft_defs_global(), &desc, &region) == WEFT_OK)
+            id = region.id;
+    }
+    return id;
+}
+
+/* Before a fork at time t that nothing encloses: enters the thread region,
+ * which stays open until the thread ends (closed with what it left open). */
+static void enclose_fork(weft_loc *loc, OTF2_EvtWriter *w, uint64_t t)
+{
+    uint32_t region = thread_region();
+    if (region == WEFT_INVALID_ID)
+        return;
+    weft_event e = {.kind = WEFT_EVENT_ENTER, .time = t, .ref = region};
+    weft__scopes_open_scope(&loc->open, scope_here(loc, WEFT_SCOPE_REGION, region));
+    write_own_event(loc, w, &e);
 }
 
 /* A closing to leave out: one of a scope the parent of a fork()ed child
@@ -286,6 +319,10 @@ static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots
             loc->task.generation = 0;
         }
         return 2;
+    case WEFT_EVENT_THREAD_FORK:
+        if (loc->open.depth == 0 && !loc->program_begun)
+            enclose_fork(loc, w, t);
+        break;
     default:
         break;
     }
