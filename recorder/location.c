@@ -233,8 +233,6 @@ static void hand_over_current(weft_loc *loc, bool mid_run)
     chunk->used = (size_t)(atomic_load_explicit(&loc->cursor, memory_order_relaxed) - chunk->slots);
     chunk->ends_thread = !mid_run;
     install(loc, NULL);
-    if (chunk->used > 0)
-        loc->handed_over_at = weft_clock_now();
     if ((chunk->used > 0 || !mid_run) && weft__writer_submit(chunk)) {
         loc->chunks_handed_over += mid_run;
         return;
@@ -511,7 +509,7 @@ uint64_t weft__loc_last_time(void)
     if (!loc)
         return 0;
     /* Only the owner moves its cursor and chunk mid-run: no lock needed. */
-    uint64_t last = loc->handed_over_at;
+    uint64_t last = 0;
     const weft_slot *at = loc->chunk ? loc->chunk->slots : NULL;
     const weft_slot *end = atomic_load_explicit(&loc->cursor, memory_order_relaxed);
     while (at && at < end) {

@@ -75,8 +75,6 @@ struct weft_loc {
     uint64_t idle_since;         /* when the last owner ended: a new owner's
                                     explicit-time events start no earlier */
     uint64_t chunks_handed_over; /* full chunks, mid-run */
-    uint64_t handed_over_at;     /* when the owner last handed over a chunk with events
-                                    (weft__loc_last_time) */
     uint64_t waits;
     uint64_t wait_ticks;
 
@@ -149,9 +147,9 @@ static inline void weft__loc_commit(weft_loc *loc, weft_slot *at, size_t slots)
     atomic_store_explicit(&loc->cursor, at + slots, memory_order_release);
 }
 
-/* The time of the calling thread's latest event, or 0 when it has recorded
- * none: found by walking its current chunk (the time of the last hand-over
- * when that is empty), so for rare use off the event path. */
+/* The time of the calling thread's latest event, or 0 when that is not in
+ * its current chunk (none recorded, or the chunk was just handed over):
+ * found by walking the chunk, so for rare use off the event path. */
 uint64_t weft__loc_last_time(void);
 
 /* Called by the writer when a chunk's events are written. */

@@ -197,7 +197,8 @@ enum { PENDING_ROUNDS = 10000 };
 /* When the next acquisition's time is not to be had (its slot was reused
  * by eight more, or it never published): the releasing thread's latest
  * event. That came before the thread let the lock go, so before the next
- * acquisition, and keeps the thread's events in time order. */
+ * acquisition, and keeps the thread's events in time order. Now when that
+ * event is not at hand (the thread's buffer was just handed over). */
 static uint64_t release_before_unknown(uint64_t now)
 {
     uint64_t last = weft__loc_last_time();

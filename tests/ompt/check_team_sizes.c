@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Checks the trace of team_sizes.c: the master begins a thread team once
  * per parallel region (3), the worker once per region of two threads (2).
  *

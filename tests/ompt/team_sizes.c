@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Parallel regions of two threads, one, and two: the worker takes part in
  * the first and the last only, and libomp reports its last region's end
  * only when it is woken again, so at the end of the program its team is

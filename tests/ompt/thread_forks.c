@@ -32,3 +32,4 @@ int main(void)
     printf("%ld\n", sum);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

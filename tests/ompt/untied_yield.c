@@ -43,3 +43,4 @@ int main(void)
     printf("%ld\n", sum);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */
