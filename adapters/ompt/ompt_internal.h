@@ -173,6 +173,7 @@ typedef struct ompt_thread {
         /* The task's part returned (an untied task back in the queue): its
          * scopes, left when it went, and the events recorded then. */
         uint32_t parked_scopes, parked_events;
+        uint64_t resumes_then; /* the count of resumptions of parked tasks at parking */
         ompt_open_region parked[OMPT_PARKED_SCOPES];
     } left;
     /* The task this thread last started (its switch and Enter recorded at

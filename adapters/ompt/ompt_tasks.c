@@ -58,6 +58,12 @@
 static atomic_uint_least32_t generations;
 enum { GENERATION_BLOCK = 64 };
 
+/* Resumptions of parked tasks (not straight back), process-wide: a thread
+ * that parked a task takes the parking back at the task's return only if
+ * no parked task resumed anywhere meanwhile, so the task did not run a part
+ * on another thread in between. Rare (the task proxy has none). */
+static atomic_uint_least64_t parked_resumes;
+
 static uint32_t thread_of(uint64_t task)
 {
     return (uint32_t)((task >> THREAD_SHIFT) & THREAD_MASK);
@@ -259,7 +265,8 @@ static bool switched_straight_back(ompt_thread *t, uint64_t left_task, bool comp
     if (left_task == 0 || completed || (task & ~STATE) != left_task || !tasks_recorded())
         return false;
     if (left->parked_events) {
-        if (t->open_depth + left->parked_scopes > OMPT_MAX_OPEN ||
+        if (atomic_load_explicit(&parked_resumes, memory_order_relaxed) != left->resumes_then ||
+            t->open_depth + left->parked_scopes > OMPT_MAX_OPEN ||
             !weft_events_undo(left->at, left->parked_events))
             return false;
         memcpy(&t->open[t->open_depth], left->parked, left->parked_scopes * sizeof(*left->parked));
@@ -293,6 +300,7 @@ static uint64_t park(ompt_thread *t, uint64_t done, uint64_t time)
     uint32_t from = (uint32_t)(scope - t->open), count = t->open_depth - from;
     t->left.parked_scopes = count <= OMPT_PARKED_SCOPES ? count : 0;
     t->left.parked_events = 0;
+    t->left.resumes_then = atomic_load_explicit(&parked_resumes, memory_order_relaxed);
     if (t->left.parked_scopes) {
         memcpy(t->left.parked, scope, count * sizeof(*scope));
         for (uint32_t i = 0; i < count; i++)
@@ -325,6 +333,26 @@ static bool empty_start_taken_back(ompt_thread *t, ompt_data_t *prior, bool comp
     return true;
 }
 
+/* A task whose part this thread resumed, reported by the runtime as over
+ * without a callback here: this callback's prior task is the thread's
+ * implicit one while the adapter has it in the explicit task. libomp queues
+ * an untied task's next part before the current part finishes, so two parts
+ * can overlap on two threads, and the thread whose part finishes last
+ * reports the completion (or the switch) for the task, not the other.
+ * Leaves the task's scopes here at `time`. */
+static uint64_t part_ended_elsewhere(ompt_thread *t, uint64_t done, uint64_t time)
+{
+    if (done == 0 || is_explicit(done) || !is_explicit(t->current_task) ||
+        (done & ~STATE) == t->current_task)
+        return time;
+    const ompt_open_region *scope = weft__ompt_task_scope(t);
+    if (!scope || scope->task != t->current_task)
+        return time;
+    time = weft__ompt_pop_task_at(t, t->current_task, time);
+    t->current_task = done & ~STATE;
+    return time;
+}
+
 /* The events of one scheduling point (the ended task's Leave and
  * ThreadTaskComplete, the ThreadTaskSwitch, the new task's Enter) share one
  * reading of the clock. */
@@ -346,12 +374,18 @@ void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, omp
     } else if (switched_straight_back(t, left, completed, next)) {
         return;
     }
-    uint64_t time = weft_now();
+    uint64_t time = part_ended_elsewhere(t, done, weft_now());
     if (is_explicit(done) && completed && (done & STATE)) {
         /* A parked task completes where it resumed; its region is open only
          * when it has resumed here (detached tasks complete elsewhere). */
-        if (done & STARTED)
+        const ompt_open_region *scope = weft__ompt_task_scope(t);
+        if ((done & STARTED) && scope && scope->task == (done & ~STATE)) {
+            /* The thread is back in the task it ran this one from: the
+             * next task starts from there (and a part of it that returns
+             * goes back there, see returns_to_queue). */
+            t->current_task = scope->from;
             time = weft__ompt_pop_task_at(t, done & ~STATE, time);
+        }
         if (tasks_recorded())
             time = weft_task_complete_at(weft__ompt_task_team(t), thread_of(done),
                                          generation_of(done), time);
@@ -382,6 +416,8 @@ void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, omp
             t->left.parked_events = t->left.parked_scopes = 0;
     }
     if (starting) {
+        if (task & PARKED)
+            atomic_fetch_add_explicit(&parked_resumes, 1, memory_order_relaxed);
         t->started = (struct ompt_started){task, from, at, t->open_depth};
         next->value = (task & ~PARKED) | STARTED;
         weft__ompt_push_task_at(t, region_of(task), task & ~STATE, from, time);
