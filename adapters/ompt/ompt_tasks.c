@@ -334,16 +334,16 @@ static bool empty_start_taken_back(ompt_thread *t, ompt_data_t *prior, bool comp
 }
 
 /* A task whose part this thread resumed, reported by the runtime as over
- * without a callback here: this callback's prior task is the thread's
- * implicit one while the adapter has it in the explicit task. libomp queues
+ * without a callback here: this callback's prior task is another one (the
+ * thread's implicit task, or another explicit one) while the adapter has
+ * the thread in the explicit task, whose scope is the innermost. libomp queues
  * an untied task's next part before the current part finishes, so two parts
  * can overlap on two threads, and the thread whose part finishes last
  * reports the completion (or the switch) for the task, not the other.
  * Leaves the task's scopes here at `time`. */
 static uint64_t part_ended_elsewhere(ompt_thread *t, uint64_t done, uint64_t time)
 {
-    if (done == 0 || is_explicit(done) || !is_explicit(t->current_task) ||
-        (done & ~STATE) == t->current_task)
+    if (done == 0 || !is_explicit(t->current_task) || (done & ~STATE) == t->current_task)
         return time;
     const ompt_open_region *scope = weft__ompt_task_scope(t);
     if (!scope || scope->task != t->current_task)
