@@ -261,32 +261,6 @@ bool weft_task_switch_undo(const void *position, weft_comm team, uint32_t creati
     return true;
 }
 
-bool weft_events_undo(const void *position, uint32_t events)
-{
-    weft_loc *loc = weft__tls_loc;
-    if (!loc || !loc->chunk || !position)
-        return false;
-    /* Relaxed: only this thread stores the cursor. */
-    const weft_slot *end = atomic_load_explicit(&loc->cursor, memory_order_relaxed);
-    const weft_slot *at = position;
-    if ((uintptr_t)at < (uintptr_t)loc->chunk->slots || (uintptr_t)at > (uintptr_t)end)
-        return false;
-    uint32_t seen = 0;
-    for (const weft_slot *s = at; s < end && seen <= events; seen++) {
-        uint8_t kind = s->head.kind;
-        if (kind == WEFT_EVENT_NONE || kind >= WEFT_EVENT_KIND_COUNT)
-            return false;
-        s += weft__event_slots(kind, s->head.count);
-        if (s > end)
-            return false;
-    }
-    if (seen != events)
-        return false;
-    /* Release, as weft__loc_commit: a snapshot sees the chunk up to here. */
-    atomic_store_explicit(&loc->cursor, (weft_slot *)at, memory_order_release);
-    return true;
-}
-
 /* MPI messages, blocking and non-blocking. */
 static inline void record_message(uint8_t kind, uint32_t peer, weft_comm comm, uint32_t tag,
                                   uint64_t bytes, uint64_t request)

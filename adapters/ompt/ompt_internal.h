@@ -144,10 +144,6 @@ typedef struct ompt_open_region {
     uint64_t task, from;
 } ompt_open_region;
 
-/* The scopes of an untied task that went back to the queue, kept while a
- * switch straight back may take that back (ompt_tasks.c). */
-enum { OMPT_PARKED_SCOPES = 8 };
-
 typedef struct ompt_thread {
     uint32_t fork_depth;
     ompt_fork forks[OMPT_MAX_NESTING];
@@ -170,12 +166,15 @@ typedef struct ompt_thread {
     struct ompt_left {
         uint64_t task, to;
         const void *at;
-        /* The task's part returned (an untied task back in the queue): its
-         * scopes, left when it went, and the events recorded then. */
-        uint32_t parked_scopes, parked_events;
-        uint64_t resumes_then; /* the count of resumptions of parked tasks at parking */
-        ompt_open_region parked[OMPT_PARKED_SCOPES];
     } left;
+    /* A task whose part returned to the runtime's queue (ompt_tasks.c),
+     * not recorded yet: its scopes are still on the stack. The thread's next
+     * callback records it (the Leaves and the switch to `to`, at `time`)
+     * unless that callback takes the task straight back. Task 0: none. */
+    struct ompt_parking {
+        uint64_t task, to, time, resumes_then;
+        const void *at; /* the thread's event position then */
+    } parking;
     /* The task this thread last started (its switch and Enter recorded at
      * `at`), the task it was in before and its scope depth then: a switch
      * away with nothing recorded since takes the start back (ompt_tasks.c).
@@ -214,6 +213,8 @@ ompt_thread *weft__ompt_self_unsettled(void);
 void weft__ompt_settle_lock(ompt_thread *t);
 /* Records the pending task creation without dependences. */
 void weft__ompt_settle_task_create(ompt_thread *t);
+/* Records the pending return of a task's part to the queue. */
+void weft__ompt_settle_parking(ompt_thread *t);
 
 /* Set at registration when the runtime grants the dependences callback:
  * only then does a task created with dependences wait for it. */

@@ -255,31 +255,18 @@ static uint64_t switch_to(ompt_thread *t, uint64_t task, uint64_t time)
 /* A switch back to the task this thread just left, with nothing recorded
  * since: takes back the switch away instead of recording a second one, so
  * the trace shows the thread staying in the task. A task resumed on another
- * thread, or after anything else was recorded, keeps both switches. A task
- * that was parked gets its scopes back, the Leaves of parking taken back. */
-static bool switched_straight_back(ompt_thread *t, uint64_t left_task, bool completed,
-                                   ompt_data_t *next)
+ * thread, or after anything else was recorded, keeps both switches. */
+static bool switched_straight_back(ompt_thread *t, struct ompt_left left, bool completed,
+                                   uint64_t task)
 {
-    const struct ompt_left *left = &t->left;
-    uint64_t task = next ? next->value : 0;
-    if (left_task == 0 || completed || (task & ~STATE) != left_task || !tasks_recorded())
+    if (left.task == 0 || completed || (task & ~STATE) != left.task || !tasks_recorded())
         return false;
-    if (left->parked_events) {
-        if (atomic_load_explicit(&parked_resumes, memory_order_relaxed) != left->resumes_then ||
-            t->open_depth + left->parked_scopes > OMPT_MAX_OPEN ||
-            !weft_events_undo(left->at, left->parked_events))
-            return false;
-        memcpy(&t->open[t->open_depth], left->parked, left->parked_scopes * sizeof(*left->parked));
-        t->open_depth += left->parked_scopes;
-        next->value = left_task | STARTED;
-    } else if (!weft_task_switch_undo(left->at, weft__ompt_task_team(t), thread_of(left->to),
-                                      generation_of(left->to), WEFT_REGION_INVALID)) {
-        /* The switch recorded, to `left.to`: libomp may name a different
-         * prior task in this callback (a team of one thread names the task
-         * itself). */
+    /* The switch recorded, to `left.to`: libomp may name a different prior
+     * task in this callback (a team of one thread names the task itself). */
+    if (!weft_task_switch_undo(left.at, weft__ompt_task_team(t), thread_of(left.to),
+                               generation_of(left.to), WEFT_REGION_INVALID))
         return false;
-    }
-    t->current_task = left_task;
+    t->current_task = left.task;
     return true;
 }
 
@@ -292,21 +279,46 @@ static bool returns_to_queue(const ompt_thread *t, uint64_t done, uint64_t task)
     return scope && scope->task == (done & ~STATE) && scope->from == (task & ~STATE);
 }
 
-/* Leaves the parked task's scopes at `time`; keeps them, and the number of
- * events that took, in t->left for a switch straight back. */
-static uint64_t park(ompt_thread *t, uint64_t done, uint64_t time)
+/* A part returned: nothing is recorded yet (see ompt_parking), most parts
+ * are taken straight back. */
+static void park(ompt_thread *t, ompt_data_t *prior, uint64_t done, uint64_t task, uint64_t time)
 {
-    const ompt_open_region *scope = weft__ompt_task_scope(t);
-    uint32_t from = (uint32_t)(scope - t->open), count = t->open_depth - from;
-    t->left.parked_scopes = count <= OMPT_PARKED_SCOPES ? count : 0;
-    t->left.parked_events = 0;
-    t->left.resumes_then = atomic_load_explicit(&parked_resumes, memory_order_relaxed);
-    if (t->left.parked_scopes) {
-        memcpy(t->left.parked, scope, count * sizeof(*scope));
-        for (uint32_t i = 0; i < count; i++)
-            t->left.parked_events += scope[i].region.id != WEFT_INVALID_ID;
-    }
-    return weft__ompt_pop_task_at(t, done & ~STATE, time);
+    t->parking = (struct ompt_parking){
+        .task = done & ~STATE,
+        .to = task & ~STATE,
+        .time = time,
+        .resumes_then = atomic_load_explicit(&parked_resumes, memory_order_relaxed),
+        .at = weft_event_position()};
+    prior->value = (done & ~STATE) | PARKED;
+    t->current_task = task & ~STATE;
+}
+
+/* The task parked by this thread's last callback taken straight back: the
+ * switch into it with nothing recorded since, and no parked task resumed
+ * anywhere in between (the task cannot have run a part elsewhere). */
+static bool parking_taken_back(ompt_thread *t, bool completed, ompt_data_t *next)
+{
+    uint64_t task = next ? next->value : 0;
+    if (completed || (task & ~STATE) != t->parking.task ||
+        atomic_load_explicit(&parked_resumes, memory_order_relaxed) != t->parking.resumes_then ||
+        weft_event_position() != t->parking.at)
+        return false;
+    next->value = t->parking.task | STARTED;
+    t->current_task = t->parking.task;
+    t->parking.task = 0;
+    return true;
+}
+
+void weft__ompt_settle_parking(ompt_thread *t)
+{
+    struct ompt_parking p = t->parking;
+    t->parking.task = 0;
+    /* At the time of the return unless something was recorded since
+     * (another adapter's events): then now, to keep the time order. */
+    uint64_t time = weft_event_position() == p.at ? p.time : weft_now();
+    time = weft__ompt_pop_task_at(t, p.task, time);
+    if (tasks_recorded())
+        weft_task_switch_at(weft__ompt_task_team(t), thread_of(p.to), generation_of(p.to), time);
 }
 
 /* A switch away from the task this thread just started, with nothing
@@ -358,20 +370,30 @@ static uint64_t part_ended_elsewhere(ompt_thread *t, uint64_t done, uint64_t tim
  * reading of the clock. */
 void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next)
 {
-    ompt_thread *t = weft__ompt_self();
+    /* Settled by hand: a parked task taken straight back is not recorded. */
+    ompt_thread *t = weft__ompt_self_unsettled();
     if (!t)
         return;
-    uint64_t done = prior ? prior->value : 0;
     bool completed = status == ompt_task_complete || status == ompt_task_cancel ||
                      status == ompt_task_late_fulfill;
+    if (WEFT_UNLIKELY(t->creating.task != 0))
+        weft__ompt_settle_task_create(t);
+    if (t->parking.task != 0) {
+        if (parking_taken_back(t, completed, next))
+            return;
+        weft__ompt_settle_parking(t);
+    }
+    if (WEFT_UNLIKELY(t->lock_waiting))
+        weft__ompt_settle_lock(t);
+    uint64_t done = prior ? prior->value : 0;
     uint64_t task = next ? next->value : 0;
-    uint64_t left = t->left.task; /* the rest of t->left stays valid until set again */
+    struct ompt_left left = t->left;
     t->left.task = 0;
     if (empty_start_taken_back(t, prior, completed)) {
         if ((task & ~STATE) == t->current_task)
             return; /* back where it was before the start: nothing happened */
         done = 0;   /* the thread is in the task it was in before */
-    } else if (switched_straight_back(t, left, completed, next)) {
+    } else if (switched_straight_back(t, left, completed, task)) {
         return;
     }
     uint64_t time = part_ended_elsewhere(t, done, weft_now());
@@ -392,29 +414,21 @@ void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, omp
     }
     if (task == 0)
         return; /* a task this tool did not see created */
+    if (!completed && prior && is_explicit(done) && (done & STARTED) &&
+        returns_to_queue(t, done, task) && tasks_recorded()) {
+        park(t, prior, done, task, time);
+        return;
+    }
     bool starting = is_explicit(task) && !(task & STARTED);
-    bool parking = !completed && is_explicit(done) && (done & STARTED) && tasks_recorded() &&
-                   returns_to_queue(t, done, task);
     /* A switch away the next one may take back: not one that starts a task,
      * whose first appearance on this thread would then be lost. */
     bool leaving = !completed && !starting && is_explicit(done) && (done & STARTED) &&
                    (task & ~STATE) != (done & ~STATE);
     const void *at = leaving || starting ? weft_event_position() : NULL;
-    if (parking) {
-        time = park(t, done, time);
-        prior->value = (done & ~STATE) | PARKED;
-    }
     uint64_t from = t->current_task;
     time = switch_to(t, task & ~STATE, time);
-    if (leaving) {
-        t->left.task = done & ~STATE;
-        t->left.to = task & ~STATE;
-        t->left.at = at;
-        if (parking)
-            t->left.parked_events += 1; /* the switch */
-        else
-            t->left.parked_events = t->left.parked_scopes = 0;
-    }
+    if (leaving)
+        t->left = (struct ompt_left){done & ~STATE, task & ~STATE, at};
     if (starting) {
         if (task & PARKED)
             atomic_fetch_add_explicit(&parked_resumes, 1, memory_order_relaxed);

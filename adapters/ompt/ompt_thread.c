@@ -28,6 +28,8 @@ ompt_thread *weft__ompt_self_raw(void)
     ompt_thread *t = weft__ompt_self_unsettled();
     if (t && WEFT_UNLIKELY(t->creating.task != 0))
         weft__ompt_settle_task_create(t);
+    if (t && WEFT_UNLIKELY(t->parking.task != 0))
+        weft__ompt_settle_parking(t);
     return t;
 }
 

@@ -160,10 +160,6 @@ WEFT_EXPORT uint64_t weft_task_complete_at(weft_comm team, uint32_t creating_thr
  * calling thread's last events and not yet handed to the writer, and
  * returns whether it did. */
 WEFT_EXPORT const void *weft_event_position(void);
-/* The same for any events: removes the calling thread's events recorded
- * from `position` on if they are exactly `events` events, all still in its
- * buffer (not handed to the writer); returns whether it did. */
-WEFT_EXPORT bool weft_events_undo(const void *position, uint32_t events);
 WEFT_EXPORT bool weft_task_switch_undo(const void *position, weft_comm team,
                                        uint32_t creating_thread, uint32_t generation,
                                        weft_region entered);
