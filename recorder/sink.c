@@ -532,7 +532,7 @@ static uint64_t add_missing_barriers(weft_loc *loc, OTF2_EvtWriter *w, const wef
                                      uint64_t t)
 {
     uint32_t region;
-    uint32_t missing = weft__barriers_missing(&loc->open, scope, &region);
+    uint32_t missing = weft__barriers_missing(loc, scope, &region);
     uint64_t written = write_visits(w, region, missing, t);
     if (missing)
         weft_log_verbose("thread %u: %u OpenMP barriers its team's other threads were in or "
@@ -613,8 +613,8 @@ static void finish_location(weft_loc *loc, void *context)
     /* At the end: at the location's last event, or at the signal that
      * ended the program. */
     uint64_t t = end_cut != UINT64_MAX ? end_cut : loc->last_time;
-    add_missing_run(loc, t);
     uint64_t closed = close_open_scopes(loc, t);
+    add_missing_run(loc, t); /* after its own run, if it was in the one before */
     weft__scopes_free(&loc->open);
     weft__barriers_forget_runs(loc);
     end_program(loc);

@@ -120,10 +120,45 @@ static bool outer_team_below(const weft_open_scopes *open, uint32_t i)
     return false;
 }
 
-/* For each team open on loc: its barriers once an open barrier in it (the
- * first region scope above it that is one, below the next team) is closed;
- * for the outermost, the begins of it loc has made and the region inside. */
-static void plan_location(weft_loc *loc, void *context)
+/* First pass, per location: the begins of each outermost team open on it
+ * (the most any thread has made are the team's latest run) and the region
+ * the thread is in directly inside it. */
+static void plan_runs(weft_loc *loc, void *context)
+{
+    (void)context;
+    if (weft__spill_active(loc))
+        return;
+    const weft_open_scopes *open = &loc->open;
+    for (uint32_t i = 0; i < open->depth; i++) {
+        const weft_scope *team = &open->items[i];
+        if (team->kind != WEFT_SCOPE_TEAM)
+            continue;
+        team_plan *plan = plan_of(team->id, true);
+        if (!plan)
+            return;
+        if (outer_runs(loc) > plan->runs)
+            plan->runs = outer_runs(loc);
+        if (!plan->has_parallel && i + 1 < open->depth &&
+            open->items[i + 1].kind == WEFT_SCOPE_REGION) {
+            plan->parallel = open->items[i + 1].id;
+            plan->has_parallel = true;
+        }
+        return; /* the outermost only */
+    }
+}
+
+/* Whether loc is in an earlier run of its outermost team TEAM than the
+ * latest any thread began (it had not yet left it when another thread
+ * began the next): that run's barriers are not the latest run's. */
+static bool in_earlier_run(const weft_loc *loc, uint32_t team, const team_plan *plan)
+{
+    return team == loc->outer_team && outer_runs(loc) < plan->runs;
+}
+
+/* Second pass: for each team open on loc, its barriers once an open barrier
+ * in it (the first region scope above it that is one, below the next team)
+ * is closed, on threads in the team's latest run. */
+static void plan_barriers(weft_loc *loc, void *context)
 {
     (void)context;
     if (weft__spill_active(loc))
@@ -144,15 +179,8 @@ static void plan_location(weft_loc *loc, void *context)
         team_plan *plan = plan_of(team->id, true);
         if (!plan)
             return;
-        if (!outer_team_below(open, i)) {
-            if (outer_runs(loc) > plan->runs)
-                plan->runs = outer_runs(loc);
-            if (!plan->has_parallel && i + 1 < open->depth &&
-                open->items[i + 1].kind == WEFT_SCOPE_REGION) {
-                plan->parallel = open->items[i + 1].id;
-                plan->has_parallel = true;
-            }
-        }
+        if (!outer_team_below(open, i) && in_earlier_run(loc, team->id, plan))
+            continue;
         uint32_t final = team->barriers + (in_barrier ? 1 : 0);
         if (final > plan->most)
             plan->most = final;
@@ -166,11 +194,13 @@ static void plan_location(weft_loc *loc, void *context)
 void weft__barriers_plan(void)
 {
     plan_count = 0;
-    weft__loc_for_each(plan_location, NULL);
+    weft__loc_for_each(plan_runs, NULL);
+    weft__loc_for_each(plan_barriers, NULL);
 }
 
-uint32_t weft__barriers_missing(weft_open_scopes *open, const weft_scope *scope, uint32_t *region)
+uint32_t weft__barriers_missing(weft_loc *loc, const weft_scope *scope, uint32_t *region)
 {
+    weft_open_scopes *open = &loc->open;
     weft_scope *below = open->depth > 0 ? &open->items[open->depth - 1] : NULL;
     uint32_t have;
     uint32_t team;
@@ -184,7 +214,7 @@ uint32_t weft__barriers_missing(weft_open_scopes *open, const weft_scope *scope,
         return 0;
     }
     const team_plan *plan = plan_of(team, false);
-    if (!plan || !plan->has_region || plan->most <= have)
+    if (!plan || !plan->has_region || plan->most <= have || in_earlier_run(loc, team, plan))
         return 0;
     if (scope->kind != WEFT_SCOPE_TEAM)
         below->barriers = plan->most; /* the team's own closing adds none */

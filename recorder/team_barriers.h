@@ -12,7 +12,8 @@
  * the closing of a thread with fewer adds the barrier the others are in,
  * at the end time, before leaving the team's outermost region. Likewise a
  * thread that had not begun the run of its team another thread is in gets
- * that run. Threads whose events wait in the spill file at the end are not
+ * that run, after its own open run (if it was still in the one before) is
+ * closed. Threads whose events wait in the spill file at the end are not
  * counted. */
 #ifndef WEFT_RECORDER_TEAM_BARRIERS_H
 #define WEFT_RECORDER_TEAM_BARRIERS_H
@@ -55,14 +56,16 @@ void weft__barriers_forget_runs(struct weft_loc *loc);
  * each open team will have on any of its threads. */
 void weft__barriers_plan(void);
 
-/* Before closing SCOPE, just popped from OPEN: how many barriers to add
- * first (the scope is the outermost region in a team, or a team with no
- * region open in it) and which barrier region (*region); the team scope
- * below then counts them. 0 outside the end's closing. */
-uint32_t weft__barriers_missing(weft_open_scopes *open, const weft_scope *scope, uint32_t *region);
+/* Before closing SCOPE, just popped from LOC's open scopes: how many
+ * barriers to add first (the scope is the outermost region in a team, or a
+ * team with no region open in it) and which barrier region (*region); the
+ * team scope below then counts them. 0 outside the end's closing, and for
+ * a thread still in an earlier run of its outermost team than the latest
+ * (the barriers counted are the latest run's). */
+uint32_t weft__barriers_missing(struct weft_loc *loc, const weft_scope *scope, uint32_t *region);
 
-/* At the end, for a location with nothing open: whether its thread had
- * not yet begun the run of its outermost team that another thread is in
+/* At the end, for a location with nothing (more) open: whether its thread
+ * had not yet begun the run of its outermost team that another thread is in
  * (a signal between the two begins), and then the team, the region the
  * other thread is in inside it, and the barriers (of REGION) it has there.
  * The sink writes that run at the end time. */

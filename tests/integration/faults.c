@@ -395,6 +395,49 @@ static _Noreturn void exit_between_team_begins(void)
     exit(0);
 }
 
+/* ---- exit() while a worker is still in the run before ---------------------- */
+
+/* The worker has entered the first run's barrier and not left it (libomp
+ * reports a worker's end of a run only when it wakes for the next) when the
+ * master, past it, begins the second run, enters its barrier and calls
+ * exit(): at the end the worker's first run is closed with its barrier, and
+ * then the worker gets the second run with the master's one barrier. */
+static pthread_barrier_t worker_in_barrier;
+
+static void *lagging_worker(void *arg)
+{
+    (void)arg;
+    weft_thread_team_begin(team, 1);
+    weft_enter(parallel);
+    pairs(work, 1);
+    weft_enter(barrier);
+    pthread_barrier_wait(&worker_in_barrier);
+    while (pause() != 0) /* never leaves the first run */
+        ;
+    return NULL;
+}
+
+static _Noreturn void exit_in_next_run(void)
+{
+    parallel = define("!$omp parallel @faults.c:1");
+    weft_region_desc d = {.name = "!$omp implicit barrier @faults.c:2",
+                          .file = __FILE__,
+                          .begin_line = 2,
+                          .role = WEFT_REGION_ROLE_IMPLICIT_BARRIER,
+                          .paradigm = WEFT_PARADIGM_OPENMP};
+    weft_registry_region(weft_defs_global(), &d, &barrier);
+    pthread_barrier_init(&worker_in_barrier, NULL, 2);
+    fork_team(3, lagging_worker);
+    one_run_part(0);
+    pthread_barrier_wait(&worker_in_barrier);
+    weft_thread_join(WEFT_PARADIGM_OPENMP);
+    weft_thread_fork(WEFT_PARADIGM_OPENMP, 2);
+    weft_thread_team_begin(team, 0);
+    weft_enter(parallel);
+    weft_enter(barrier);
+    exit(0);
+}
+
 /* ---- fork ----------------------------------------------------------------- */
 
 static int fork_exit(void)
@@ -461,6 +504,8 @@ int main(int argc, char **argv)
         exit_from_thread();
     if (strcmp(mode, "exit-between-team-begins") == 0)
         exit_between_team_begins();
+    if (strcmp(mode, "exit-in-next-run") == 0)
+        exit_in_next_run();
     if (strcmp(mode, "fork-exit") == 0)
         return fork_exit();
     if (strcmp(mode, "fork-exec") == 0 && argc == 3)

@@ -534,6 +534,26 @@ static void test_exit_between_team_begins(void **state)
     assert_int_equal(system(check), 0);
 }
 
+static void test_exit_in_next_run(void **state)
+{
+    (void)state;
+    const trace_location_stats *master, *worker;
+    trace_model *t = run_team_exit("exit-in-next-run", &master, &worker);
+    /* The worker's first run closed with its barrier, then the second run
+     * added with the barrier the master was in: two runs and two barriers
+     * on both, none added to the master. */
+    assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_TEAM_BEGIN], 2);
+    assert_int_equal(worker->kind_counts[TRACE_EVENT_THREAD_TEAM_BEGIN], 2);
+    assert_int_equal(worker->kind_counts[TRACE_EVENT_THREAD_TEAM_END], 2);
+    assert_int_equal(enters(t, master, "!$omp implicit barrier @faults.c:2"), 2);
+    assert_int_equal(enters(t, worker, "!$omp implicit barrier @faults.c:2"), 2);
+    assert_int_equal(enters(t, worker, "!$omp parallel @faults.c:1"), 2);
+    trace_free(t);
+    char check[4400];
+    snprintf(check, sizeof(check), "%s check %s > /dev/null", WEFT_CLI, trace_dir);
+    assert_int_equal(system(check), 0);
+}
+
 /* ---- fork ----------------------------------------------------------------- */
 
 static void test_fork_child_gets_its_own_trace(void **state)
@@ -713,6 +733,7 @@ int main(int argc, char **argv)
         TEST(test_regions_of_exit_handlers_and_destructors),
         TEST(test_exit_from_thread_in_parallel_region),
         TEST(test_exit_between_team_begins),
+        TEST(test_exit_in_next_run),
         TEST(test_fork_child_gets_its_own_trace),
         TEST(test_fork_then_exec),
         TEST(test_buffer_size_beyond_memory),
