@@ -541,6 +541,8 @@ static uint64_t add_missing_barriers(weft_loc *loc, OTF2_EvtWriter *w, const wef
     return written;
 }
 
+static void add_missing_run(weft_loc *loc, uint64_t t);
+
 /* Closes, innermost first, the regions, teams, forks and locks still open
  * on loc at time t, no earlier than its last event (see open_scopes.h),
  * each in the task it was opened in, a team at the end with the barriers
@@ -557,6 +559,8 @@ static uint64_t close_open_scopes(weft_loc *loc, uint64_t t)
             added += switch_to_scope_task(loc, w, &scope, t);
         if (w)
             added += add_missing_barriers(loc, w, &scope, t);
+        if (scope.kind == WEFT_SCOPE_FORK)
+            add_missing_run(loc, t); /* the master's, inside its fork */
         if (w && close_scope(w, &scope, t) == OTF2_SUCCESS)
             closed++;
         if (scope.kind == WEFT_SCOPE_REGION && weft__barrier_region(scope.id))
@@ -588,6 +592,7 @@ static void add_missing_run(weft_loc *loc, uint64_t t)
                                 {.kind = WEFT_EVENT_ENTER, .time = t, .ref = parallel}};
     const weft_event end[] = {{.kind = WEFT_EVENT_LEAVE, .time = t, .ref = parallel},
                               {.kind = WEFT_EVENT_THREAD_TEAM_END, .time = t, .ref = team}};
+    weft__barriers_team_begun(loc, team); /* counted: added once */
     uint64_t written = 0;
     for (int i = 0; i < 2; i++)
         written += weft__otf2_write_event(w, &begin[i]) == OTF2_SUCCESS;

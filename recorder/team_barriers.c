@@ -226,8 +226,11 @@ bool weft__barriers_missing_run(const weft_loc *loc, uint32_t *team, uint32_t *p
                                 uint32_t *barriers, uint32_t *region)
 {
     uint32_t runs = outer_runs(loc);
-    if (loc->open.depth != 0 || runs == 0)
+    if (runs == 0)
         return false;
+    for (uint32_t i = 0; i < loc->open.depth; i++)
+        if (loc->open.items[i].kind == WEFT_SCOPE_TEAM)
+            return false; /* only a thread in no team: the run is of its outermost one */
     const team_plan *plan = plan_of(loc->outer_team, false);
     if (!plan || !plan->has_parallel || plan->runs != runs + 1)
         return false;

@@ -64,9 +64,10 @@ void weft__barriers_plan(void);
  * (the barriers counted are the latest run's). */
 uint32_t weft__barriers_missing(struct weft_loc *loc, const weft_scope *scope, uint32_t *region);
 
-/* At the end, for a location with nothing (more) open: whether its thread
- * had not yet begun the run of its outermost team that another thread is in
- * (a signal between the two begins), and then the team, the region the
+/* At the end, for a location in no team (nothing more open, or the master
+ * about to close the fork of that run): whether its thread had not yet
+ * begun the run of its outermost team that another thread is in (a signal
+ * between the two begins), and then the team, the region the
  * other thread is in inside it, and the barriers (of REGION) it has there.
  * The sink writes that run at the end time. */
 bool weft__barriers_missing_run(const struct weft_loc *loc, uint32_t *team, uint32_t *parallel,

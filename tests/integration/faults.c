@@ -438,6 +438,49 @@ static _Noreturn void exit_in_next_run(void)
     exit(0);
 }
 
+/* ---- exit() after a worker, not yet the master, began the next run ------- */
+
+/* The master forks the team's second run; the worker begins it and enters
+ * its barrier before the master has recorded its own begin, and the master
+ * calls exit(): at the end the master gets that run inside its fork, with
+ * the worker's barrier. */
+static pthread_barrier_t second_run;
+
+static void *eager_worker(void *arg)
+{
+    (void)arg;
+    one_run_part(1);
+    pthread_barrier_wait(&second_run); /* the first run is over on both */
+    pthread_barrier_wait(&second_run); /* the master forked the second */
+    weft_thread_team_begin(team, 1);
+    weft_enter(parallel);
+    weft_enter(barrier);
+    pthread_barrier_wait(&second_run);
+    while (pause() != 0)
+        ;
+    return NULL;
+}
+
+static _Noreturn void exit_before_master_begins(void)
+{
+    parallel = define("!$omp parallel @faults.c:1");
+    weft_region_desc d = {.name = "!$omp implicit barrier @faults.c:2",
+                          .file = __FILE__,
+                          .begin_line = 2,
+                          .role = WEFT_REGION_ROLE_IMPLICIT_BARRIER,
+                          .paradigm = WEFT_PARADIGM_OPENMP};
+    weft_registry_region(weft_defs_global(), &d, &barrier);
+    pthread_barrier_init(&second_run, NULL, 2);
+    fork_team(4, eager_worker);
+    one_run_part(0);
+    pthread_barrier_wait(&second_run);
+    weft_thread_join(WEFT_PARADIGM_OPENMP);
+    weft_thread_fork(WEFT_PARADIGM_OPENMP, 2);
+    pthread_barrier_wait(&second_run);
+    pthread_barrier_wait(&second_run);
+    exit(0);
+}
+
 /* ---- fork ----------------------------------------------------------------- */
 
 static int fork_exit(void)
@@ -506,6 +549,8 @@ int main(int argc, char **argv)
         exit_between_team_begins();
     if (strcmp(mode, "exit-in-next-run") == 0)
         exit_in_next_run();
+    if (strcmp(mode, "exit-before-master-begins") == 0)
+        exit_before_master_begins();
     if (strcmp(mode, "fork-exit") == 0)
         return fork_exit();
     if (strcmp(mode, "fork-exec") == 0 && argc == 3)

@@ -489,7 +489,7 @@ static trace_model *run_team_exit(const char *mode, const trace_location_stats *
     const char *env[] = {dir_var(), NULL};
     program_run run = run_in_scratch(argv, env);
     assert_int_equal(run.exit_code, 0);
-    trace_model *t = load(trace_dir);
+    trace_model *t = load_trace(trace_dir, true);
     check_sound(t);
     *master = trace_location_by_id(t, 0);
     *worker = trace_location_by_id(t, 1ull << 32);
@@ -548,6 +548,35 @@ static void test_exit_in_next_run(void **state)
     assert_int_equal(enters(t, master, "!$omp implicit barrier @faults.c:2"), 2);
     assert_int_equal(enters(t, worker, "!$omp implicit barrier @faults.c:2"), 2);
     assert_int_equal(enters(t, worker, "!$omp parallel @faults.c:1"), 2);
+    trace_free(t);
+    char check[4400];
+    snprintf(check, sizeof(check), "%s check %s > /dev/null", WEFT_CLI, trace_dir);
+    assert_int_equal(system(check), 0);
+}
+
+static void test_exit_before_master_begins(void **state)
+{
+    (void)state;
+    const trace_location_stats *master, *worker;
+    trace_model *t = run_team_exit("exit-before-master-begins", &master, &worker);
+    /* The master's second run added inside its fork, with the barrier the
+     * worker was in: two runs and two barriers on both. */
+    assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_TEAM_BEGIN], 2);
+    assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_TEAM_END], 2);
+    assert_int_equal(worker->kind_counts[TRACE_EVENT_THREAD_TEAM_BEGIN], 2);
+    assert_int_equal(enters(t, master, "!$omp implicit barrier @faults.c:2"), 2);
+    assert_int_equal(enters(t, worker, "!$omp implicit barrier @faults.c:2"), 2);
+    assert_int_equal(enters(t, master, "!$omp parallel @faults.c:1"), 2);
+    assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_JOIN], 2);
+    /* ... and inside the fork: its team end comes before the join. */
+    size_t last_end = 0, last_join = 0;
+    for (size_t i = 0; i < master->event_list_len; i++) {
+        if (master->events[i].kind == TRACE_EVENT_THREAD_TEAM_END)
+            last_end = i;
+        if (master->events[i].kind == TRACE_EVENT_THREAD_JOIN)
+            last_join = i;
+    }
+    assert_true(last_end < last_join);
     trace_free(t);
     char check[4400];
     snprintf(check, sizeof(check), "%s check %s > /dev/null", WEFT_CLI, trace_dir);
@@ -734,6 +763,7 @@ int main(int argc, char **argv)
         TEST(test_exit_from_thread_in_parallel_region),
         TEST(test_exit_between_team_begins),
         TEST(test_exit_in_next_run),
+        TEST(test_exit_before_master_begins),
         TEST(test_fork_child_gets_its_own_trace),
         TEST(test_fork_then_exec),
         TEST(test_buffer_size_beyond_memory),
