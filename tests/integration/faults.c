@@ -353,6 +353,18 @@ static _Noreturn void exit_from_thread(void)
 static weft_region barrier;
 static pthread_barrier_t first_run_done;
 
+/* The parallel region and its implicit barrier, as the adapters name them. */
+static void define_team_regions(void)
+{
+    parallel = define("!$omp parallel @faults.c:1");
+    weft_region_desc d = {.name = "!$omp implicit barrier @faults.c:2",
+                          .file = __FILE__,
+                          .begin_line = 2,
+                          .role = WEFT_REGION_ROLE_IMPLICIT_BARRIER,
+                          .paradigm = WEFT_PARADIGM_OPENMP};
+    weft_registry_region(weft_defs_global(), &d, &barrier);
+}
+
 static void one_run_part(int thread)
 {
     weft_thread_team_begin(team, (uint32_t)thread);
@@ -376,13 +388,7 @@ static void *slow_worker(void *arg)
 
 static _Noreturn void exit_between_team_begins(void)
 {
-    parallel = define("!$omp parallel @faults.c:1");
-    weft_region_desc d = {.name = "!$omp implicit barrier @faults.c:2",
-                          .file = __FILE__,
-                          .begin_line = 2,
-                          .role = WEFT_REGION_ROLE_IMPLICIT_BARRIER,
-                          .paradigm = WEFT_PARADIGM_OPENMP};
-    weft_registry_region(weft_defs_global(), &d, &barrier);
+    define_team_regions();
     pthread_barrier_init(&first_run_done, NULL, 2);
     fork_team(2, slow_worker);
     one_run_part(0);
@@ -419,13 +425,7 @@ static void *lagging_worker(void *arg)
 
 static _Noreturn void exit_in_next_run(void)
 {
-    parallel = define("!$omp parallel @faults.c:1");
-    weft_region_desc d = {.name = "!$omp implicit barrier @faults.c:2",
-                          .file = __FILE__,
-                          .begin_line = 2,
-                          .role = WEFT_REGION_ROLE_IMPLICIT_BARRIER,
-                          .paradigm = WEFT_PARADIGM_OPENMP};
-    weft_registry_region(weft_defs_global(), &d, &barrier);
+    define_team_regions();
     pthread_barrier_init(&worker_in_barrier, NULL, 2);
     fork_team(3, lagging_worker);
     one_run_part(0);
@@ -463,13 +463,7 @@ static void *eager_worker(void *arg)
 
 static _Noreturn void exit_before_master_begins(void)
 {
-    parallel = define("!$omp parallel @faults.c:1");
-    weft_region_desc d = {.name = "!$omp implicit barrier @faults.c:2",
-                          .file = __FILE__,
-                          .begin_line = 2,
-                          .role = WEFT_REGION_ROLE_IMPLICIT_BARRIER,
-                          .paradigm = WEFT_PARADIGM_OPENMP};
-    weft_registry_region(weft_defs_global(), &d, &barrier);
+    define_team_regions();
     pthread_barrier_init(&second_run, NULL, 2);
     fork_team(4, eager_worker);
     one_run_part(0);

@@ -482,6 +482,15 @@ static void test_regions_of_exit_handlers_and_destructors(void **state)
 
 /* Runs faults.c in MODE, which exits with 0 inside a two-thread team;
  * returns its sound trace and its master's and worker's locations. */
+/* weft check agrees: the trace in trace_dir is sound (runs and barriers per
+ * team, among the rest). */
+static void assert_check_sound(void)
+{
+    char check[4400];
+    snprintf(check, sizeof(check), "%s check %s > /dev/null", WEFT_CLI, trace_dir);
+    assert_int_equal(system(check), 0);
+}
+
 static trace_model *run_team_exit(const char *mode, const trace_location_stats **master,
                                   const trace_location_stats **worker)
 {
@@ -528,10 +537,7 @@ static void test_exit_between_team_begins(void **state)
     assert_int_equal(enters(t, worker, "!$omp parallel @faults.c:1"), 2);
     assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_JOIN], 2);
     trace_free(t);
-    /* weft check agrees (runs and barriers per team, among the rest). */
-    char check[4400];
-    snprintf(check, sizeof(check), "%s check %s > /dev/null", WEFT_CLI, trace_dir);
-    assert_int_equal(system(check), 0);
+    assert_check_sound();
 }
 
 static void test_exit_in_next_run(void **state)
@@ -549,9 +555,7 @@ static void test_exit_in_next_run(void **state)
     assert_int_equal(enters(t, worker, "!$omp implicit barrier @faults.c:2"), 2);
     assert_int_equal(enters(t, worker, "!$omp parallel @faults.c:1"), 2);
     trace_free(t);
-    char check[4400];
-    snprintf(check, sizeof(check), "%s check %s > /dev/null", WEFT_CLI, trace_dir);
-    assert_int_equal(system(check), 0);
+    assert_check_sound();
 }
 
 static void test_exit_before_master_begins(void **state)
@@ -578,9 +582,7 @@ static void test_exit_before_master_begins(void **state)
     }
     assert_true(last_end < last_join);
     trace_free(t);
-    char check[4400];
-    snprintf(check, sizeof(check), "%s check %s > /dev/null", WEFT_CLI, trace_dir);
-    assert_int_equal(system(check), 0);
+    assert_check_sound();
 }
 
 /* ---- fork ----------------------------------------------------------------- */
