@@ -512,9 +512,6 @@ static uint64_t switch_to_scope_task(weft_loc *loc, OTF2_EvtWriter *w, const wef
     return weft__otf2_write_event(w, &e) == OTF2_SUCCESS;
 }
 
-/* Before closing SCOPE at the end: the barriers its thread's team has on
- * another thread and not on this one, entered and left at time t
- * (team_barriers.h). Returns the events written. */
 /* COUNT enters and leaves of REGION at time t; returns the events written. */
 static uint64_t write_visits(OTF2_EvtWriter *w, uint32_t region, uint32_t count, uint64_t t)
 {
@@ -528,6 +525,9 @@ static uint64_t write_visits(OTF2_EvtWriter *w, uint32_t region, uint32_t count,
     return written;
 }
 
+/* Before closing SCOPE at the end: the barriers its thread's team has on
+ * another thread and not on this one, entered and left at time t
+ * (team_barriers.h). Returns the events written. */
 static uint64_t add_missing_barriers(weft_loc *loc, OTF2_EvtWriter *w, const weft_scope *scope,
                                      uint64_t t)
 {
@@ -578,8 +578,9 @@ static uint64_t close_open_scopes(weft_loc *loc, uint64_t t)
     return closed;
 }
 
-/* At the end, on a location with nothing open: the run of its team that
- * another thread began and it had not yet (team_barriers.h), at time t. */
+/* At the end, on a location in no team (nothing more open, or the master
+ * closing its fork): the run of its team that another thread began and it
+ * had not yet (team_barriers.h), at time t; counted as begun. */
 static void add_missing_run(weft_loc *loc, uint64_t t)
 {
     uint32_t team, parallel, barriers, region;

@@ -111,13 +111,13 @@ static team_plan *plan_of(uint32_t team, bool add)
     return &plans[plan_count++];
 }
 
-/* Whether a team scope lies below index i of OPEN (the one at i is nested). */
-static bool outer_team_below(const weft_open_scopes *open, uint32_t i)
+/* Where the outermost team scope of OPEN is, or OPEN->depth when none. */
+static uint32_t outermost_team(const weft_open_scopes *open)
 {
-    for (uint32_t j = 0; j < i; j++)
-        if (open->items[j].kind == WEFT_SCOPE_TEAM)
-            return true;
-    return false;
+    uint32_t i = 0;
+    while (i < open->depth && open->items[i].kind != WEFT_SCOPE_TEAM)
+        i++;
+    return i;
 }
 
 /* First pass, per location: the begins of each outermost team open on it
@@ -126,24 +126,19 @@ static bool outer_team_below(const weft_open_scopes *open, uint32_t i)
 static void plan_runs(weft_loc *loc, void *context)
 {
     (void)context;
-    if (weft__spill_active(loc))
-        return;
     const weft_open_scopes *open = &loc->open;
-    for (uint32_t i = 0; i < open->depth; i++) {
-        const weft_scope *team = &open->items[i];
-        if (team->kind != WEFT_SCOPE_TEAM)
-            continue;
-        team_plan *plan = plan_of(team->id, true);
-        if (!plan)
-            return;
-        if (outer_runs(loc) > plan->runs)
-            plan->runs = outer_runs(loc);
-        if (!plan->has_parallel && i + 1 < open->depth &&
-            open->items[i + 1].kind == WEFT_SCOPE_REGION) {
-            plan->parallel = open->items[i + 1].id;
-            plan->has_parallel = true;
-        }
-        return; /* the outermost only */
+    uint32_t i = outermost_team(open);
+    if (weft__spill_active(loc) || i == open->depth)
+        return;
+    team_plan *plan = plan_of(open->items[i].id, true);
+    if (!plan)
+        return;
+    if (outer_runs(loc) > plan->runs)
+        plan->runs = outer_runs(loc);
+    if (!plan->has_parallel && i + 1 < open->depth &&
+        open->items[i + 1].kind == WEFT_SCOPE_REGION) {
+        plan->parallel = open->items[i + 1].id;
+        plan->has_parallel = true;
     }
 }
 
@@ -164,7 +159,8 @@ static void plan_barriers(weft_loc *loc, void *context)
     if (weft__spill_active(loc))
         return;
     const weft_open_scopes *open = &loc->open;
-    for (uint32_t i = 0; i < open->depth; i++) {
+    uint32_t outermost = outermost_team(open);
+    for (uint32_t i = outermost; i < open->depth; i++) {
         const weft_scope *team = &open->items[i];
         if (team->kind != WEFT_SCOPE_TEAM)
             continue;
@@ -179,7 +175,7 @@ static void plan_barriers(weft_loc *loc, void *context)
         team_plan *plan = plan_of(team->id, true);
         if (!plan)
             return;
-        if (!outer_team_below(open, i) && in_earlier_run(loc, team->id, plan))
+        if (i == outermost && in_earlier_run(loc, team->id, plan))
             continue;
         uint32_t final = team->barriers + (in_barrier ? 1 : 0);
         if (final > plan->most)
@@ -226,11 +222,8 @@ bool weft__barriers_missing_run(const weft_loc *loc, uint32_t *team, uint32_t *p
                                 uint32_t *barriers, uint32_t *region)
 {
     uint32_t runs = outer_runs(loc);
-    if (runs == 0)
-        return false;
-    for (uint32_t i = 0; i < loc->open.depth; i++)
-        if (loc->open.items[i].kind == WEFT_SCOPE_TEAM)
-            return false; /* only a thread in no team: the run is of its outermost one */
+    if (runs == 0 || outermost_team(&loc->open) != loc->open.depth)
+        return false; /* only a thread in no team: the run is of its outermost one */
     const team_plan *plan = plan_of(loc->outer_team, false);
     if (!plan || !plan->has_parallel || plan->runs != runs + 1)
         return false;

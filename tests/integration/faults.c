@@ -351,7 +351,6 @@ static _Noreturn void exit_from_thread(void)
  * threads have two runs and the same barriers (Scalasca's analyzer meets
  * its threads at each). */
 static weft_region barrier;
-static pthread_barrier_t first_run_done;
 
 /* The parallel region and its implicit barrier, as the adapters name them. */
 static void define_team_regions(void)
@@ -376,11 +375,35 @@ static void one_run_part(int thread)
     weft_thread_team_end(team);
 }
 
+/* The master's begin of a team run, up to entering the run's barrier. */
+static void enter_run_barrier(int thread)
+{
+    weft_thread_team_begin(team, (uint32_t)thread);
+    weft_enter(parallel);
+    weft_enter(barrier);
+}
+
+/* The three scenarios below: the team (KEY) with WORKER runs once on the
+ * master, which then waits at run_sync for the worker, joins and forks the
+ * second run. */
+static pthread_barrier_t run_sync;
+
+static void fork_second_run(uint64_t key, void *(*worker)(void *))
+{
+    define_team_regions();
+    pthread_barrier_init(&run_sync, NULL, 2);
+    fork_team(key, worker);
+    one_run_part(0);
+    pthread_barrier_wait(&run_sync);
+    weft_thread_join(WEFT_PARADIGM_OPENMP);
+    weft_thread_fork(WEFT_PARADIGM_OPENMP, 2);
+}
+
 static void *slow_worker(void *arg)
 {
     (void)arg;
     one_run_part(1);
-    pthread_barrier_wait(&first_run_done);
+    pthread_barrier_wait(&run_sync);
     while (pause() != 0) /* never begins the second run */
         ;
     return NULL;
@@ -388,16 +411,8 @@ static void *slow_worker(void *arg)
 
 static _Noreturn void exit_between_team_begins(void)
 {
-    define_team_regions();
-    pthread_barrier_init(&first_run_done, NULL, 2);
-    fork_team(2, slow_worker);
-    one_run_part(0);
-    pthread_barrier_wait(&first_run_done);
-    weft_thread_join(WEFT_PARADIGM_OPENMP);
-    weft_thread_fork(WEFT_PARADIGM_OPENMP, 2);
-    weft_thread_team_begin(team, 0);
-    weft_enter(parallel);
-    weft_enter(barrier);
+    fork_second_run(2, slow_worker);
+    enter_run_barrier(0);
     exit(0);
 }
 
@@ -408,8 +423,6 @@ static _Noreturn void exit_between_team_begins(void)
  * master, past it, begins the second run, enters its barrier and calls
  * exit(): at the end the worker's first run is closed with its barrier, and
  * then the worker gets the second run with the master's one barrier. */
-static pthread_barrier_t worker_in_barrier;
-
 static void *lagging_worker(void *arg)
 {
     (void)arg;
@@ -417,7 +430,7 @@ static void *lagging_worker(void *arg)
     weft_enter(parallel);
     pairs(work, 1);
     weft_enter(barrier);
-    pthread_barrier_wait(&worker_in_barrier);
+    pthread_barrier_wait(&run_sync);
     while (pause() != 0) /* never leaves the first run */
         ;
     return NULL;
@@ -425,16 +438,8 @@ static void *lagging_worker(void *arg)
 
 static _Noreturn void exit_in_next_run(void)
 {
-    define_team_regions();
-    pthread_barrier_init(&worker_in_barrier, NULL, 2);
-    fork_team(3, lagging_worker);
-    one_run_part(0);
-    pthread_barrier_wait(&worker_in_barrier);
-    weft_thread_join(WEFT_PARADIGM_OPENMP);
-    weft_thread_fork(WEFT_PARADIGM_OPENMP, 2);
-    weft_thread_team_begin(team, 0);
-    weft_enter(parallel);
-    weft_enter(barrier);
+    fork_second_run(3, lagging_worker);
+    enter_run_barrier(0);
     exit(0);
 }
 
@@ -444,18 +449,14 @@ static _Noreturn void exit_in_next_run(void)
  * its barrier before the master has recorded its own begin, and the master
  * calls exit(): at the end the master gets that run inside its fork, with
  * the worker's barrier. */
-static pthread_barrier_t second_run;
-
 static void *eager_worker(void *arg)
 {
     (void)arg;
     one_run_part(1);
-    pthread_barrier_wait(&second_run); /* the first run is over on both */
-    pthread_barrier_wait(&second_run); /* the master forked the second */
-    weft_thread_team_begin(team, 1);
-    weft_enter(parallel);
-    weft_enter(barrier);
-    pthread_barrier_wait(&second_run);
+    pthread_barrier_wait(&run_sync); /* the first run is over on both */
+    pthread_barrier_wait(&run_sync); /* the master forked the second */
+    enter_run_barrier(1);
+    pthread_barrier_wait(&run_sync);
     while (pause() != 0)
         ;
     return NULL;
@@ -463,15 +464,9 @@ static void *eager_worker(void *arg)
 
 static _Noreturn void exit_before_master_begins(void)
 {
-    define_team_regions();
-    pthread_barrier_init(&second_run, NULL, 2);
-    fork_team(4, eager_worker);
-    one_run_part(0);
-    pthread_barrier_wait(&second_run);
-    weft_thread_join(WEFT_PARADIGM_OPENMP);
-    weft_thread_fork(WEFT_PARADIGM_OPENMP, 2);
-    pthread_barrier_wait(&second_run);
-    pthread_barrier_wait(&second_run);
+    fork_second_run(4, eager_worker);
+    pthread_barrier_wait(&run_sync);
+    pthread_barrier_wait(&run_sync);
     exit(0);
 }
 

@@ -522,6 +522,17 @@ static void test_exit_from_thread_in_parallel_region(void **state)
     trace_free(t);
 }
 
+/* Both threads of the faults program's team began it twice and entered its
+ * barrier twice (Scalasca's analyzer meets its threads at each). */
+static void assert_two_runs_each(const trace_model *t, const trace_location_stats *master,
+                                 const trace_location_stats *worker)
+{
+    assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_TEAM_BEGIN], 2);
+    assert_int_equal(worker->kind_counts[TRACE_EVENT_THREAD_TEAM_BEGIN], 2);
+    assert_int_equal(enters(t, master, "!$omp implicit barrier @faults.c:2"), 2);
+    assert_int_equal(enters(t, worker, "!$omp implicit barrier @faults.c:2"), 2);
+}
+
 static void test_exit_between_team_begins(void **state)
 {
     (void)state;
@@ -529,11 +540,8 @@ static void test_exit_between_team_begins(void **state)
     trace_model *t = run_team_exit("exit-between-team-begins", &master, &worker);
     /* Two runs of the team on both, the worker's second added at the end
      * with the barrier the master was in. */
-    assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_TEAM_BEGIN], 2);
-    assert_int_equal(worker->kind_counts[TRACE_EVENT_THREAD_TEAM_BEGIN], 2);
+    assert_two_runs_each(t, master, worker);
     assert_int_equal(worker->kind_counts[TRACE_EVENT_THREAD_TEAM_END], 2);
-    assert_int_equal(enters(t, master, "!$omp implicit barrier @faults.c:2"), 2);
-    assert_int_equal(enters(t, worker, "!$omp implicit barrier @faults.c:2"), 2);
     assert_int_equal(enters(t, worker, "!$omp parallel @faults.c:1"), 2);
     assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_JOIN], 2);
     trace_free(t);
@@ -548,11 +556,8 @@ static void test_exit_in_next_run(void **state)
     /* The worker's first run closed with its barrier, then the second run
      * added with the barrier the master was in: two runs and two barriers
      * on both, none added to the master. */
-    assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_TEAM_BEGIN], 2);
-    assert_int_equal(worker->kind_counts[TRACE_EVENT_THREAD_TEAM_BEGIN], 2);
+    assert_two_runs_each(t, master, worker);
     assert_int_equal(worker->kind_counts[TRACE_EVENT_THREAD_TEAM_END], 2);
-    assert_int_equal(enters(t, master, "!$omp implicit barrier @faults.c:2"), 2);
-    assert_int_equal(enters(t, worker, "!$omp implicit barrier @faults.c:2"), 2);
     assert_int_equal(enters(t, worker, "!$omp parallel @faults.c:1"), 2);
     trace_free(t);
     assert_check_sound();
@@ -565,11 +570,8 @@ static void test_exit_before_master_begins(void **state)
     trace_model *t = run_team_exit("exit-before-master-begins", &master, &worker);
     /* The master's second run added inside its fork, with the barrier the
      * worker was in: two runs and two barriers on both. */
-    assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_TEAM_BEGIN], 2);
+    assert_two_runs_each(t, master, worker);
     assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_TEAM_END], 2);
-    assert_int_equal(worker->kind_counts[TRACE_EVENT_THREAD_TEAM_BEGIN], 2);
-    assert_int_equal(enters(t, master, "!$omp implicit barrier @faults.c:2"), 2);
-    assert_int_equal(enters(t, worker, "!$omp implicit barrier @faults.c:2"), 2);
     assert_int_equal(enters(t, master, "!$omp parallel @faults.c:1"), 2);
     assert_int_equal(master->kind_counts[TRACE_EVENT_THREAD_JOIN], 2);
     /* ... and inside the fork: its team end comes before the join. */
