@@ -95,9 +95,9 @@ weft_region weft__ompt_lock_region(ompt_lock_routine routine);
 /* ---- ompt_thread.c ------------------------------------------------------- */
 
 enum {
-    OMPT_MAX_NESTING = 16, /* parallel regions a thread is in, or forked, at once */
-    OMPT_MAX_OPEN = 256,   /* regions open on a thread's stack at once */
-    OMPT_MAX_MUTEX = 32,   /* mutexes a thread waits for or holds at once */
+    OMPT_MAX_NESTING = 16,  /* parallel regions a thread is in, or forked, at once */
+    OMPT_OPEN_INLINE = 256, /* open regions held in the thread's state; more grow it */
+    OMPT_MAX_MUTEX = 32,    /* mutexes a thread waits for or holds at once */
 };
 
 /* A parallel region as its forking thread describes it to the team, through
@@ -149,8 +149,13 @@ typedef struct ompt_thread {
     ompt_fork forks[OMPT_MAX_NESTING];
     uint32_t member_depth;
     ompt_member members[OMPT_MAX_NESTING];
-    uint32_t open_depth, open_overflow;
-    ompt_open_region open[OMPT_MAX_OPEN];
+    /* The thread's open regions, innermost last: `open` is `open_inline`
+     * until a deeper nesting (a recursive task search hundreds of levels
+     * deep) grows it on the heap. Overflow counts regions not recorded
+     * because that memory could not be had. */
+    uint32_t open_depth, open_capacity, open_overflow;
+    ompt_open_region *open;
+    ompt_open_region open_inline[OMPT_OPEN_INLINE];
     uint32_t mutex_depth;
     ompt_mutex_scope mutex[OMPT_MAX_MUTEX];
     bool lock_waiting; /* a lock routine's acquire without acquired yet */

@@ -6,6 +6,7 @@
  * size) under the enclosing team, so a team that forms again and again is
  * one definition and the two adapters give the same team structure. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "weft/compiler.h"
 #include "ompt_internal.h"
@@ -50,17 +51,48 @@ static ompt_thread *create(void)
         return NULL;
     }
     t->cached_parent = t->cached_team = WEFT_COMM_INVALID;
+    t->open = t->open_inline;
+    t->open_capacity = OMPT_OPEN_INLINE;
     t->current_task = weft__ompt_implicit_task_id(0);
     self = t;
     return t;
 }
 
+/* Doubles t's open-region stack; false (said once per thread) when the
+ * memory cannot be had: deeper regions are then counted, not recorded. */
+static __attribute__((noinline, cold)) bool grow_open(ompt_thread *t)
+{
+    uint32_t capacity = t->open_capacity * 2;
+    ompt_open_region *open = capacity > t->open_capacity ? malloc(capacity * sizeof(*open)) : NULL;
+    if (!open) {
+        if (t->open_overflow == 0)
+            weft_log_error("out of memory for OpenMP regions nested %u deep on one thread; "
+                           "deeper regions are not recorded",
+                           t->open_capacity);
+        return false;
+    }
+    memcpy(open, t->open, t->open_depth * sizeof(*open));
+    if (t->open != t->open_inline)
+        free(t->open);
+    t->open = open;
+    t->open_capacity = capacity;
+    return true;
+}
+
+/* Room for one more open region on t's stack; false: it is counted as
+ * overflowed (not recorded, so not left either). */
+static inline bool open_room(ompt_thread *t)
+{
+    if (WEFT_LIKELY(t->open_depth < t->open_capacity) || (!t->open_overflow && grow_open(t)))
+        return true;
+    t->open_overflow++;
+    return false;
+}
+
 void weft__ompt_push(ompt_thread *t, weft_region region, ompt_scope_kind kind)
 {
-    if (t->open_depth >= OMPT_MAX_OPEN) {
-        t->open_overflow++; /* not recorded, so not left either */
+    if (!open_room(t))
         return;
-    }
     t->open[t->open_depth++] = (ompt_open_region){.region = region, .kind = (uint8_t)kind};
     if (region.id != WEFT_INVALID_ID)
         weft_openmp_enter(region);
@@ -69,10 +101,8 @@ void weft__ompt_push(ompt_thread *t, weft_region region, ompt_scope_kind kind)
 uint64_t weft__ompt_push_at(ompt_thread *t, weft_region region, ompt_scope_kind kind,
                             uint64_t time)
 {
-    if (t->open_depth >= OMPT_MAX_OPEN) {
-        t->open_overflow++;
+    if (!open_room(t))
         return time;
-    }
     t->open[t->open_depth++] = (ompt_open_region){.region = region, .kind = (uint8_t)kind};
     return region.id != WEFT_INVALID_ID ? weft_openmp_enter_at(region, time) : time;
 }
