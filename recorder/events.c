@@ -136,26 +136,37 @@ void weft__measurement_on_off(bool on)
     record_head(WEFT_EVENT_MEASUREMENT_ON_OFF, on ? 1 : 0, 0);
 }
 
-/* Events with one payload word pair. */
+/* Events with one payload word pair (two slots). */
+enum { PAIR_SLOTS = 2 };
+
+/* A task completion reserves room for the task switch that follows it: a
+ * full buffer's flush record then comes before the completion, never
+ * between the two, where Scalasca's analyzer takes the completed task's
+ * events for the implicit task's (weft check reports it). */
+static inline size_t pair_room(uint8_t kind)
+{
+    return kind == WEFT_EVENT_TASK_COMPLETE ? 2 * PAIR_SLOTS : PAIR_SLOTS;
+}
+
 static inline void record_pair(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a, uint32_t b)
 {
     weft_loc *loc;
-    weft_slot *at = reserve(kind, ref, 2, &loc, NULL);
+    weft_slot *at = reserve(kind, ref, pair_room(kind), &loc, NULL);
     if (WEFT_UNLIKELY(!at))
         return;
     weft__encode_pair(at, kind, weft_clock_now(), small, ref, a, b);
-    weft__loc_commit(loc, at, 2);
+    weft__loc_commit(loc, at, PAIR_SLOTS);
 }
 
 static uint64_t record_pair_at(uint8_t kind, uint8_t small, uint32_t ref, uint32_t a, uint32_t b,
                                uint64_t time)
 {
     weft_loc *loc;
-    weft_slot *at = reserve(kind, ref, 2, &loc, &time);
+    weft_slot *at = reserve(kind, ref, pair_room(kind), &loc, &time);
     if (WEFT_UNLIKELY(!at))
         return time;
     weft__encode_pair(at, kind, time, small, ref, a, b);
-    weft__loc_commit(loc, at, 2);
+    weft__loc_commit(loc, at, PAIR_SLOTS);
     return time;
 }
 

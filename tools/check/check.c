@@ -41,6 +41,8 @@ static void print_help(void)
            "  - threads of an OpenMP team (outermost) that began it different numbers\n"
            "    of times, or left different numbers of barriers in one of its runs\n"
            "    (Scalasca's analyzer crashes on both)\n"
+           "  - a region entered or left, or a buffer flush, between a task's completion\n"
+           "    and the task switch after it (Scalasca's analyzer misreads the tasks)\n"
            "  - events naming an undefined region or communicator, or a rank outside\n"
            "    their communicator; definitions naming undefined strings, location\n"
            "    groups or groups\n"

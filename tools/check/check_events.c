@@ -321,12 +321,51 @@ static weft_status on_collective_end(check_state *c, const check_at *at, const w
 
 /* ---- every event -------------------------------------------------------------- */
 
+/* Scalasca's analyzer tells a task's events from the implicit task's by
+ * looking back from each task switch to the completion or switch before
+ * it: a region entered or left, or a buffer flush (which it reads as a
+ * region), between a completion and the switch that follows makes it take
+ * the completed task's events for the implicit task's (it crashed on such
+ * traces). After the last completion, with no switch, they are fine. */
+static void after_completion(check_state *c, const check_at *at, const weft_trace_event *e)
+{
+    switch (e->kind) {
+    case WEFT_TRACE_TASK_COMPLETE:
+        c->completed = at->position;
+        c->after_completed.position = 0;
+        return;
+    case WEFT_TRACE_ENTER:
+    case WEFT_TRACE_LEAVE:
+    case WEFT_TRACE_BUFFER_FLUSH:
+        if (c->completed != 0 && c->after_completed.position == 0) {
+            c->after_completed = *at;
+            c->after_completed_kind = e->kind;
+        }
+        return;
+    case WEFT_TRACE_TASK_SWITCH:
+        if (c->after_completed.position != 0)
+            weft__check_problem(c, &c->after_completed,
+                                "%s between the task completion at event %" PRIu64
+                                " and the task switch after it (event %" PRIu64 ")",
+                                c->after_completed_kind == WEFT_TRACE_BUFFER_FLUSH ? "buffer flush"
+                                : c->after_completed_kind == WEFT_TRACE_ENTER ? "region entered"
+                                                                              : "region left",
+                                c->completed, at->position);
+        c->completed = 0;
+        c->after_completed.position = 0;
+        return;
+    default:
+        return;
+    }
+}
+
 /* Time order for every event; then what its kind must satisfy. Kinds not
  * named here only need to be in time order. */
 static weft_status on_event(weft_trace_reader *reader, const weft_trace_event *e)
 {
     check_state *c = state_of(reader);
     check_at at = here(c, e->position, e->time);
+    after_completion(c, &at, e);
     switch (e->kind) {
     case WEFT_TRACE_ENTER:
         return on_enter(c, &at, e->ref);
@@ -394,6 +433,8 @@ static weft_status begin_location(weft_trace_reader *reader)
     c->collective_open = false;
     c->have_time = false;
     c->task = 0;
+    c->completed = 0;
+    c->after_completed.position = 0;
     weft__check_rma_begin_location(c);
     return WEFT_OK;
 }

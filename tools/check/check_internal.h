@@ -81,6 +81,12 @@ typedef struct check_state {
     bool have_time;
     uint64_t last_time, last_position;
     uint64_t task; /* the task running: creating thread << 32 | generation; 0 implicit */
+    /* Since the last task completion, until a task switch: the completion's
+     * position (0: none) and the first region event or buffer flush after
+     * it (position 0: none) and its kind (check_events.c). */
+    uint64_t completed;
+    check_at after_completed;
+    int after_completed_kind;
     check_vec team_runs; /* begins of each team on this location (check_barriers.c) */
 
     /* Across locations (check_match.c). */
