@@ -194,6 +194,29 @@ static void expand_command(const prep *p, weft_compile_argv *argv)
     weft__compile_argv_push(argv, p->final);
 }
 
+/* Whether COMPILER knows clang's -Wunused-command-line-argument (asked once:
+ * gcc rejects it as an error). clang warns about -I given with preprocessed
+ * text, and an MPI compiler wrapper adds its -I to every compile, so step 5
+ * through `mpicc` on clang warned twice per file (an error under -Werror)
+ * where the build without weft says nothing. */
+static bool warns_of_unused_arguments(const char *compiler)
+{
+    static int answer = -1;
+    if (answer < 0) {
+        char *const argv[] = {(char *)compiler,
+                              "-Werror=unused-command-line-argument",
+                              "-E",
+                              "-x",
+                              "c",
+                              "/dev/null",
+                              "-o",
+                              "/dev/null",
+                              NULL};
+        answer = weft__compile_exit_ok(weft__compile_run_quiet(argv));
+    }
+    return answer == 1;
+}
+
 /* Step 5: the compile of the preprocessed, instrumented text. */
 static void compile_command(const prep *p, weft_compile_argv *argv)
 {
@@ -217,6 +240,8 @@ static void compile_command(const prep *p, weft_compile_argv *argv)
             (p->fortran && use == WEFT_COMPILE_USE_INCLUDE_DIR))
             weft__compile_argv_push(argv, plan->argv[i]);
     }
+    if (!p->fortran && warns_of_unused_arguments(plan->argv[0]))
+        weft__compile_argv_push(argv, "-Wno-unused-command-line-argument");
     if (p->fortran && plan->depfile) {
         weft__compile_argv_push(argv, "-cpp");
         weft__compile_argv_push(argv, "-undef");
