@@ -309,7 +309,10 @@ static bool parking_taken_back(ompt_thread *t, bool completed, ompt_data_t *next
     return true;
 }
 
-void weft__ompt_settle_parking(ompt_thread *t)
+/* Records the pending return: the parked task's Leaves and, unless the
+ * thread goes straight on into another task, the switch to the task it
+ * returned to. */
+static void settle_parking(ompt_thread *t, bool switch_back)
 {
     struct ompt_parking p = t->parking;
     t->parking.task = 0;
@@ -317,8 +320,27 @@ void weft__ompt_settle_parking(ompt_thread *t)
      * (another adapter's events): then now, to keep the time order. */
     uint64_t time = weft_event_position() == p.at ? p.time : weft_now();
     time = weft__ompt_pop_task_at(t, p.task, time);
-    if (tasks_recorded())
+    if (switch_back && tasks_recorded())
         weft_task_switch_at(weft__ompt_task_team(t), thread_of(p.to), generation_of(p.to), time);
+}
+
+void weft__ompt_settle_parking(ompt_thread *t)
+{
+    settle_parking(t, true);
+}
+
+/* Whether this scheduling point takes the thread, back in the task its
+ * parked task returned to, straight on into another task. The switch back
+ * is then left out, and the parked task's Leaves are followed by the switch
+ * into the next task: a switch back followed at once by a task's first
+ * switch on this thread made Scalasca's analyzer look for the call path of
+ * the switch back, walk back over the parked task's Leaves, skip its
+ * Enters as another task's, and run off the start of the trace
+ * (SIGSEGV; BOTS sparselu, one untied task waiting for waves of others). */
+static bool goes_straight_on(const ompt_thread *t, bool completed, uint64_t done, uint64_t task)
+{
+    return !completed && task != 0 && (done & ~STATE) == t->parking.to &&
+           (task & ~STATE) != t->parking.to;
 }
 
 /* A switch away from the task this thread just started, with nothing
@@ -378,15 +400,15 @@ void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, omp
                      status == ompt_task_late_fulfill;
     if (WEFT_UNLIKELY(t->creating.task != 0))
         weft__ompt_settle_task_create(t);
+    uint64_t done = prior ? prior->value : 0;
+    uint64_t task = next ? next->value : 0;
     if (t->parking.task != 0) {
         if (parking_taken_back(t, completed, next))
             return;
-        weft__ompt_settle_parking(t);
+        settle_parking(t, !goes_straight_on(t, completed, done, task));
     }
     if (WEFT_UNLIKELY(t->lock_waiting))
         weft__ompt_settle_lock(t);
-    uint64_t done = prior ? prior->value : 0;
-    uint64_t task = next ? next->value : 0;
     struct ompt_left left = t->left;
     t->left.task = 0;
     if (empty_start_taken_back(t, prior, completed)) {

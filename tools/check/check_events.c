@@ -359,6 +359,23 @@ static void after_completion(check_state *c, const check_at *at, const weft_trac
     }
 }
 
+/* At a task's first switch on a location, made from the implicit task,
+ * Scalasca's analyzer looks for the call path of the event before. When
+ * that is a switch back from a task that did not complete, it walks back
+ * over that task's Leaves, skips its Enters as another task's, and runs off
+ * the start of the trace (it crashed on OMPT traces of parked untied tasks). */
+static void after_switch_back(check_state *c, const check_at *at, const weft_trace_event *e)
+{
+    if (e->kind == WEFT_TRACE_TASK_SWITCH && c->switched_back != 0)
+        weft__check_problem(
+            c, at,
+            "task switch right after the switch to the implicit task at event %" PRIu64
+            " from a task that did not complete",
+            c->switched_back);
+    c->switched_back =
+        e->kind == WEFT_TRACE_TASK_SWITCH && task_key(e) == 0 && c->task != 0 ? at->position : 0;
+}
+
 /* Time order for every event; then what its kind must satisfy. Kinds not
  * named here only need to be in time order. */
 static weft_status on_event(weft_trace_reader *reader, const weft_trace_event *e)
@@ -366,6 +383,7 @@ static weft_status on_event(weft_trace_reader *reader, const weft_trace_event *e
     check_state *c = state_of(reader);
     check_at at = here(c, e->position, e->time);
     after_completion(c, &at, e);
+    after_switch_back(c, &at, e);
     switch (e->kind) {
     case WEFT_TRACE_ENTER:
         return on_enter(c, &at, e->ref);
@@ -435,6 +453,7 @@ static weft_status begin_location(weft_trace_reader *reader)
     c->task = 0;
     c->completed = 0;
     c->after_completed.position = 0;
+    c->switched_back = 0;
     weft__check_rma_begin_location(c);
     return WEFT_OK;
 }

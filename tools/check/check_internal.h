@@ -87,6 +87,9 @@ typedef struct check_state {
     uint64_t completed;
     check_at after_completed;
     int after_completed_kind;
+    /* A switch to the implicit task from a task that did not complete, when
+     * it is the location's last event: its position; 0 otherwise. */
+    uint64_t switched_back;
     check_vec team_runs; /* begins of each team on this location (check_barriers.c) */
 
     /* Across locations (check_match.c). */
