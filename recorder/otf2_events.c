@@ -159,9 +159,14 @@ OTF2_ErrorCode weft__otf2_write_event(OTF2_EvtWriter *w, const weft_event *e)
             return write_task_create_with_dependences(w, e);
         return OTF2_EvtWriter_ThreadTaskCreate(w, NULL, t, e->ref, e->a, e->b);
     case WEFT_EVENT_TASK_SWITCH:
-        return OTF2_EvtWriter_ThreadTaskSwitch(w, NULL, t, e->ref, e->a, e->b);
-    case WEFT_EVENT_TASK_COMPLETE:
-        return OTF2_EvtWriter_ThreadTaskComplete(w, NULL, t, e->ref, e->a, e->b);
+    case WEFT_EVENT_TASK_COMPLETE: {
+        uint64_t location = 0;
+        OTF2_EvtWriter_GetLocationID(w, &location);
+        uint32_t thread = weft__otf2_task_thread(e->a, e->b, (uint32_t)(location >> 32));
+        return (e->kind == WEFT_EVENT_TASK_SWITCH
+                    ? OTF2_EvtWriter_ThreadTaskSwitch
+                    : OTF2_EvtWriter_ThreadTaskComplete)(w, NULL, t, e->ref, thread, e->b);
+    }
     case WEFT_EVENT_MPI_SEND:
         return OTF2_EvtWriter_MpiSend(w, NULL, t, e->a, e->ref, e->b, e->bytes);
     case WEFT_EVENT_MPI_RECV:

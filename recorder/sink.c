@@ -307,18 +307,23 @@ static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots
     case WEFT_EVENT_TASK_COMPLETE:
         if (available < 2)
             break; /* cut short: the decoder says so */
-        *code = (s->head.kind == WEFT_EVENT_TASK_SWITCH ? OTF2_EvtWriter_ThreadTaskSwitch
-                                                        : OTF2_EvtWriter_ThreadTaskComplete)(
-            w, NULL, t, ref, (uint32_t)s[1].word[0], (uint32_t)(s[1].word[0] >> 32));
-        /* A completion returns to the implicit task, as Scalasca reads it. */
-        if (s->head.kind == WEFT_EVENT_TASK_SWITCH) {
-            loc->task.team = ref;
-            loc->task.thread = (uint32_t)s[1].word[0];
-            loc->task.generation = (uint32_t)(s[1].word[0] >> 32);
-        } else {
-            loc->task.generation = 0;
+        {
+            uint32_t generation = (uint32_t)(s[1].word[0] >> 32);
+            uint32_t thread =
+                weft__otf2_task_thread((uint32_t)s[1].word[0], generation, loc->thread_number);
+            *code = (s->head.kind == WEFT_EVENT_TASK_SWITCH
+                         ? OTF2_EvtWriter_ThreadTaskSwitch
+                         : OTF2_EvtWriter_ThreadTaskComplete)(w, NULL, t, ref, thread, generation);
+            /* A completion returns to the implicit task, as Scalasca reads it. */
+            if (s->head.kind == WEFT_EVENT_TASK_SWITCH) {
+                loc->task.team = ref;
+                loc->task.thread = thread;
+                loc->task.generation = generation;
+            } else {
+                loc->task.generation = 0;
+            }
+            return 2;
         }
-        return 2;
     case WEFT_EVENT_THREAD_FORK:
         if (loc->open.depth == 0 && !loc->program_begun)
             enclose_fork(loc, w, t);

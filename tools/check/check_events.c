@@ -376,6 +376,20 @@ static void after_switch_back(check_state *c, const check_at *at, const weft_tra
         e->kind == WEFT_TRACE_TASK_SWITCH && task_key(e) == 0 && c->task != 0 ? at->position : 0;
 }
 
+/* Scalasca's analyzer takes a location's implicit task (generation 0) to be
+ * the one its creating thread names as the location's own thread index,
+ * the upper half of its OTF2 id (it crashed where another number was
+ * written: the thread's number in its team, with three or more threads). */
+static void implicit_task_named(check_state *c, const check_at *at, const weft_trace_event *e)
+{
+    uint64_t thread = c->read.locations[c->read.current].ref >> 32;
+    if (e->generation == 0 && e->number != thread)
+        weft__check_problem(c, at,
+                            "implicit task named by creating thread %" PRIu32
+                            ", not by the location's thread index %" PRIu64,
+                            e->number, thread);
+}
+
 /* Time order for every event; then what its kind must satisfy. Kinds not
  * named here only need to be in time order. */
 static weft_status on_event(weft_trace_reader *reader, const weft_trace_event *e)
@@ -407,10 +421,12 @@ static weft_status on_event(weft_trace_reader *reader, const weft_trace_event *e
         return on_team_end(c, &at, e->ref);
     case WEFT_TRACE_TASK_SWITCH:
         c->task = task_key(e);
+        implicit_task_named(c, &at, e);
         comm_of(c, &at, e->ref, "a task event");
         return WEFT_OK;
     case WEFT_TRACE_TASK_COMPLETE:
         c->task = 0; /* as Scalasca's analyzer: back in the implicit task */
+        implicit_task_named(c, &at, e);
         comm_of(c, &at, e->ref, "a task event");
         return WEFT_OK;
     case WEFT_TRACE_TASK_CREATE:
