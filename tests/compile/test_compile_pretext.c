@@ -92,6 +92,23 @@ static const text_case braces[] = {
      "# 1 \"f.c\"\nif (c)\n#pragma omp parallel\n{ x(;\nelse y();\n",
      "# 1 \"f.c\"\nif (c)\n#pragma omp parallel\n{ x(;\nelse y();\n", 0},
 };
+
+static const text_case if_else_bodies[] = {
+    {"a loop's unbraced if-else with else ending a line: braced",
+     "# 1 \"f.c\"\n#pragma omp for nowait\nfor (i = 0; i < n; i++)\n  if (a[i])\n    b++;\n"
+     "  else\n    c++;\nx = 1;\n",
+     "# 1 \"f.c\"\n#pragma omp for nowait\nfor (i = 0; i < n; i++)\n  {\n# 3 \"f.c\"\nif (a[i])\n"
+     "    b++;\n  else\n    c++;\n}\n# 6 \"f.c\"\n\nx = 1;\n", 1},
+    {"a construct's own if-else: braced",
+     "# 1 \"f.c\"\n#pragma omp parallel\nif (c) x(); else { y(); }\n",
+     "# 1 \"f.c\"\n#pragma omp parallel\n{\n# 2 \"f.c\"\nif (c) x(); else { y(); }\n}\n"
+     "# 2 \"f.c\"\n\n", 1},
+    {"an if without else, and a braced loop body: nothing",
+     "# 1 \"f.c\"\n#pragma omp for\nfor (i = 0; i < n; i++)\n  if (a[i]) b++;\n"
+     "#pragma omp for\nfor (i = 0; i < n; i++) {\n  if (a[i]) b++; else c++;\n}\n",
+     "# 1 \"f.c\"\n#pragma omp for\nfor (i = 0; i < n; i++)\n  if (a[i]) b++;\n"
+     "#pragma omp for\nfor (i = 0; i < n; i++) {\n  if (a[i]) b++; else c++;\n}\n", 0},
+};
 /* clang-format on */
 
 static void run_untied(const text_case *cases, size_t count, bool fortran)
@@ -124,6 +141,17 @@ static void test_brace_else(void **state)
         char *out = weft__compile_brace_else(braces[i].text, &changed);
         assert_int_equal(changed, braces[i].changed);
         expect_text(braces[i].name, out, braces[i].expected);
+    }
+}
+
+static void test_brace_if_else(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(if_else_bodies) / sizeof(if_else_bodies[0]); i++) {
+        unsigned changed = 99;
+        char *out = weft__compile_brace_if_else(if_else_bodies[i].text, &changed);
+        assert_int_equal(changed, if_else_bodies[i].changed);
+        expect_text(if_else_bodies[i].name, out, if_else_bodies[i].expected);
     }
 }
 
@@ -160,8 +188,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_untied_c),     cmocka_unit_test(test_untied_fortran),
-        cmocka_unit_test(test_brace_else),   cmocka_unit_test(test_line_markers),
-        cmocka_unit_test(test_depfile_join),
+        cmocka_unit_test(test_brace_else),   cmocka_unit_test(test_brace_if_else),
+        cmocka_unit_test(test_line_markers), cmocka_unit_test(test_depfile_join),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

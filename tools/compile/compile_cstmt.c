@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Braces around OpenMP constructs that are followed by `else`
- * (weft__compile_brace_else, compile_pretext.h).
+ * (weft__compile_brace_else, compile_pretext.h), and around an `if` with an
+ * `else` that a construct holds, directly or as its loops' body
+ * (weft__compile_brace_if_else).
  *
  *     if (c)                              if (c)
  *     #pragma omp parallel for            {
@@ -324,6 +326,76 @@ static void put_marker_for(weft_compile_text *out, const scanner *s, size_t at)
     weft__compile_text_put(out, "\n", 1);
 }
 
+/* The `if` statement with an `else` that the construct whose line ends at
+ * AT holds, directly or as the body of its `for` loops: its start and end. */
+static bool inner_if_else(const scanner *s, size_t at, size_t *start, size_t *end)
+{
+    tok k = next_significant(s, at, true);
+    while (is_word(s, k, "for")) {
+        tok open = next_significant(s, k.end, false);
+        size_t after = is_punct(s, open, '(') ? skip_group(s, open) : FAIL;
+        if (after == FAIL)
+            return false;
+        k = next_significant(s, after, true);
+    }
+    if (!is_word(s, k, "if"))
+        return false;
+    size_t then_end = header_then_statement(s, k.end, 0);
+    tok e = then_end == FAIL ? (tok){TOK_END, 0, 0} : next_significant(s, then_end, true);
+    size_t if_end = is_word(s, e, "else") ? statement_end(s, e.end, 1) : FAIL;
+    if (if_end == FAIL)
+        return false;
+    *start = k.start;
+    *end = if_end;
+    return true;
+}
+
+/* Writes TEXT[FROM, TO) in braces, each on a line of its own followed by a
+ * line marker, so that reported lines stay those of the source. */
+static void put_braced(weft_compile_text *out, const scanner *s, size_t from, size_t to)
+{
+    weft__compile_text_puts(out, "{\n");
+    put_marker_for(out, s, from);
+    weft__compile_text_put(out, s->text + from, to - from);
+    weft__compile_text_puts(out, "\n}\n");
+    put_marker_for(out, s, to);
+}
+
+char *weft__compile_brace_if_else(const char *text, unsigned *changed)
+{
+    scanner s = {text, strlen(text)};
+    weft_compile_text out = {0};
+    weft__compile_text_put(&out, "", 0);
+    unsigned count = 0;
+    size_t copied = 0;
+    for (size_t at = 0; at < s.len;) {
+        size_t eol = end_of_line(&s, at);
+        size_t hash = at;
+        while (hash < eol && (text[hash] == ' ' || text[hash] == '\t'))
+            hash++;
+        tok line = {TOK_DIRECTIVE, hash, eol};
+        size_t start, end;
+        if (text[hash] != '#' || !omp_with_statement(&s, line) ||
+            !inner_if_else(&s, eol, &start, &end)) {
+            at = eol;
+            continue;
+        }
+        weft__compile_text_put(&out, text + copied, start - copied);
+        put_braced(&out, &s, start, end);
+        copied = end;
+        at = end_of_line(&s, end > 0 ? end - 1 : 0);
+        count++;
+    }
+    weft__compile_text_put(&out, text + copied, s.len - copied);
+    if (changed)
+        *changed = count;
+    if (out.failed) {
+        weft__compile_text_free(&out);
+        return NULL;
+    }
+    return out.text;
+}
+
 char *weft__compile_brace_else(const char *text, unsigned *changed)
 {
     scanner s = {text, strlen(text)};
@@ -346,11 +418,7 @@ char *weft__compile_brace_else(const char *text, unsigned *changed)
             continue;
         }
         weft__compile_text_put(&out, text + copied, at - copied);
-        weft__compile_text_puts(&out, "{\n");
-        put_marker_for(&out, &s, at);
-        weft__compile_text_put(&out, text + at, end - at);
-        weft__compile_text_puts(&out, "\n}\n");
-        put_marker_for(&out, &s, end);
+        put_braced(&out, &s, at, end);
         copied = end;
         at = end_of_line(&s, end > 0 ? end - 1 : 0);
         count++;

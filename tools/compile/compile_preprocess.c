@@ -10,9 +10,10 @@
  *      -include, -fopenmp so that _OPENMP is set); MARKER includes
  *      pomp2_lib.h and then writes the line OPARI2 puts its include at. With
  *      -MD/-MMD this run writes the dependency file: the user's headers.
- *   2. NAME.in.c: that text with two workarounds of OPARI2 2.0.7 bugs
- *      (compile_pretext.h), a comma after `untied` (unless --keep-untied)
- *      and braces around a construct followed by `else`, and its line
+ *   2. NAME.in.c: that text with workarounds of OPARI2 2.0.7 bugs
+ *      (compile_pretext.h), a comma after `untied` (unless --keep-untied),
+ *      braces around a construct followed by `else` and around an `if`
+ *      with `else` a construct (or its loops) holds, and its line
  *      markers' files made absolute (OPARI2 takes them relative to the file
  *      it reads, the regions would name the work directory).
  *   3. opari2 --preprocessed ... NAME.in.c NAME.c (and NAME.in.c.opari.inc),
@@ -298,7 +299,9 @@ static char *workarounds(const prep *p, const char *text)
 {
     char *untied =
         p->ctx->keep_untied ? strdup(text) : weft__compile_untied_commas(text, p->fortran, NULL);
-    char *braced = untied && !p->fortran ? weft__compile_brace_else(untied, NULL) : NULL;
+    char *outer = untied && !p->fortran ? weft__compile_brace_else(untied, NULL) : NULL;
+    char *braced = outer ? weft__compile_brace_if_else(outer, NULL) : NULL;
+    free(outer);
     const char *done = p->fortran ? untied : braced;
     char cwd[4096];
     char *absolute =

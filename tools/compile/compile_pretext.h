@@ -31,6 +31,14 @@ char *weft__compile_untied_commas(const char *text, bool fortran, unsigned *chan
  * source. *CHANGED counts the constructs braced. */
 char *weft__compile_brace_else(const char *text, unsigned *changed);
 
+/* OPARI2 ends a construct whose statement is, directly or as the body of
+ * its `for` loops, an unbraced `if` whose `else` ends a line, after that
+ * `else`: the construct's end code became the else branch (a `for nowait`
+ * loop computed another result, a `for` failed to compile: "'else' without
+ * a previous 'if'"; LLNL's AMG). Puts braces around every such `if`
+ * statement, as weft__compile_brace_else does. *CHANGED counts them. */
+char *weft__compile_brace_if_else(const char *text, unsigned *changed);
+
 /* OPARI2 names the files of relative line markers relative to the
  * directory of the file it reads (a work directory), in the regions' source
  * paths and its `#line` directives. Makes every relative marker name
