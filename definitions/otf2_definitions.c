@@ -8,8 +8,10 @@
 #include "weft/definitions_otf2.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "otf2_writer_internal.h"
+#include "weft/alloc.h"
 
 OTF2_Paradigm weft_paradigm_to_otf2(weft_paradigm paradigm)
 {
@@ -100,19 +102,61 @@ static bool write_metrics(OTF2_GlobalDefWriter *w, const weft_registry *reg)
     return true;
 }
 
+typedef struct location_key {
+    uint32_t group, thread_number, id;
+} location_key;
+
+static int compare_location_keys(const void *a, const void *b)
+{
+    const location_key *x = a, *y = b;
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    if (x->thread_number != y->thread_number)
+        return x->thread_number < y->thread_number ? -1 : 1;
+    return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The registry's location ids in the order their definitions are written:
+ * by process, then by thread number. Scalasca's analyzer replays the n-th
+ * location defined in a process as its thread n and takes that thread's
+ * implicit task to be named n (the location's thread number, see
+ * recorder/otf2_events.h); in registry order, where a thread that got a
+ * higher number registered first, it crashed. *order is weft_alloc'ed. */
+static bool location_order(const weft_registry *reg, uint32_t count, uint32_t **order)
+{
+    location_key *keys = weft_calloc(count ? count : 1, sizeof(*keys));
+    *order = weft_calloc(count ? count : 1, sizeof(**order));
+    bool ok = keys && *order;
+    for (uint32_t id = 0; ok && id < count; id++) {
+        weft_location_def def;
+        ok = weft_registry_location_get(reg, (weft_location){id}, &def) == WEFT_OK;
+        keys[id] = (location_key){def.group, def.thread_number, id};
+    }
+    if (ok) {
+        qsort(keys, count, sizeof(*keys), compare_location_keys);
+        for (uint32_t i = 0; i < count; i++)
+            (*order)[i] = keys[i].id;
+    }
+    weft_free(keys);
+    return ok;
+}
+
 static bool write_locations(OTF2_GlobalDefWriter *w, const weft_registry *reg)
 {
     uint32_t count = weft_registry_location_count(reg);
-    for (uint32_t id = 0; id < count; id++) {
+    uint32_t *order = NULL;
+    bool ok = location_order(reg, count, &order);
+    for (uint32_t i = 0; ok && i < count; i++) {
         weft_location_def def;
-        if (weft_registry_location_get(reg, (weft_location){id}, &def) != WEFT_OK)
-            return false;
-        if (weft__otf2_failed(OTF2_GlobalDefWriter_WriteLocation(
-                                  w, weft_location_otf2_id(&def), weft__otf2_string_ref(def.name),
-                                  OTF2_LOCATION_TYPE_CPU_THREAD, def.event_count, def.group),
-                              "a location definition"))
-            return false;
+        ok = weft_registry_location_get(reg, (weft_location){order[i]}, &def) == WEFT_OK &&
+             !weft__otf2_failed(OTF2_GlobalDefWriter_WriteLocation(
+                                    w, weft_location_otf2_id(&def), weft__otf2_string_ref(def.name),
+                                    OTF2_LOCATION_TYPE_CPU_THREAD, def.event_count, def.group),
+                                "a location definition");
     }
+    weft_free(order);
+    if (!ok)
+        return false;
     uint32_t props = weft_registry_property_count(reg);
     for (uint32_t i = 0; i < props; i++) {
         weft_location_property prop;

@@ -299,6 +299,60 @@ static void test_single_process_definitions(void **state)
     weft_registry_destroy(reg);
 }
 
+typedef struct location_ids {
+    uint64_t ids[8];
+    size_t count;
+} location_ids;
+
+static OTF2_CallbackCode collect_location(void *user_data, OTF2_LocationRef self,
+                                          OTF2_StringRef name, OTF2_LocationType type,
+                                          uint64_t events, OTF2_LocationGroupRef group)
+{
+    (void)name;
+    (void)type;
+    (void)events;
+    (void)group;
+    location_ids *seen = user_data;
+    if (seen->count < 8)
+        seen->ids[seen->count++] = self;
+    return OTF2_CALLBACK_SUCCESS;
+}
+
+/* Locations registered out of thread order (a thread that got a higher
+ * number registered first) are defined in thread order: Scalasca's analyzer
+ * replays the n-th location of a process as its thread n. */
+static void test_locations_in_thread_order(void **state)
+{
+    (void)state;
+    weft_registry *reg = weft_registry_create();
+    weft_location l;
+    assert_int_equal(weft_registry_location(reg, "Master thread", 0, &l), WEFT_OK);
+    assert_int_equal(weft_registry_location(reg, "Thread 2", 2, &l), WEFT_OK);
+    assert_int_equal(weft_registry_location(reg, "Thread 1", 1, &l), WEFT_OK);
+    char dir[64];
+    trace_free(write_and_load(reg, dir, sizeof(dir)));
+
+    char anchor[300];
+    snprintf(anchor, sizeof(anchor), "%s/trace/traces.otf2", dir);
+    OTF2_Reader *reader = OTF2_Reader_Open(anchor);
+    assert_non_null(reader);
+    OTF2_GlobalDefReader *defs = OTF2_Reader_GetGlobalDefReader(reader);
+    OTF2_GlobalDefReaderCallbacks *callbacks = OTF2_GlobalDefReaderCallbacks_New();
+    OTF2_GlobalDefReaderCallbacks_SetLocationCallback(callbacks, collect_location);
+    location_ids seen = {.count = 0};
+    OTF2_Reader_RegisterGlobalDefCallbacks(reader, defs, callbacks, &seen);
+    uint64_t read = 0;
+    assert_int_equal(OTF2_Reader_ReadAllGlobalDefinitions(reader, defs, &read), OTF2_SUCCESS);
+    OTF2_GlobalDefReaderCallbacks_Delete(callbacks);
+    OTF2_Reader_Close(reader);
+    assert_int_equal(seen.count, 3);
+    assert_int_equal(seen.ids[0], 0);
+    assert_int_equal(seen.ids[1], UINT64_C(1) << 32);
+    assert_int_equal(seen.ids[2], UINT64_C(2) << 32);
+    remove_archive(dir);
+    weft_registry_destroy(reg);
+}
+
 /* MPI communicators only (a job whose ranks run no thread teams): the
  * "MPI" list is group 0 and no "OpenMP" list is written. */
 static void test_mpi_only_definitions(void **state)
@@ -349,6 +403,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_job_definitions),
         cmocka_unit_test(test_single_process_definitions),
+        cmocka_unit_test(test_locations_in_thread_order),
         cmocka_unit_test(test_mpi_only_definitions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,6 +46,7 @@ static void print_help(void)
            "    a task switch right after a switch to the implicit task from a task that\n"
            "    did not complete (it crashes); an implicit task named by another creating\n"
            "    thread than the location's thread index (its OTF2 id's upper half)\n"
+           "  - a process's thread locations defined out of thread-index order\n"
            "  - events naming an undefined region or communicator, or a rank outside\n"
            "    their communicator; definitions naming undefined strings, location\n"
            "    groups or groups\n"
@@ -202,6 +203,47 @@ static bool string_defined(const weft_trace_reader *st, uint64_t ref)
     return weft__trace_string(st, ref) != NULL;
 }
 
+/* Scalasca's analyzer replays the n-th thread location defined in a
+ * process as its thread n, and takes its implicit task to be the one named
+ * by the location's thread index (its id's upper half): the locations of a
+ * process must be defined in thread-index order (it crashed where they
+ * were not). Indices may have gaps (a thread that recorded nothing). */
+static void check_thread_order(check_state *c)
+{
+    const weft_trace_reader *st = &c->read;
+    size_t n = st->location_count;
+    size_t *by_definition = malloc((n ? n : 1) * sizeof(*by_definition));
+    uint64_t *last = calloc(st->group_count ? st->group_count : 1, sizeof(*last));
+    if (!by_definition || !last) {
+        free(by_definition);
+        free(last);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        by_definition[i] = SIZE_MAX;
+    for (size_t i = 0; i < n; i++) /* duplicates dropped: places past the count are left out */
+        if (st->locations[i].defined_at < n)
+            by_definition[st->locations[i].defined_at] = i;
+    for (size_t k = 0; k < n; k++) {
+        if (by_definition[k] == SIZE_MAX)
+            continue;
+        const location_def *l = &st->locations[by_definition[k]];
+        size_t group = weft__trace_find_group(st, l->group_ref);
+        if (l->type != OTF2_LOCATION_TYPE_CPU_THREAD || group == NOT_FOUND)
+            continue;
+        uint64_t index = (l->ref >> 32) + 1; /* last[]: 0 before the first */
+        if (index < last[group])
+            weft__check_problem(c, NULL,
+                                "location %" PRIu64 " (thread index %" PRIu64
+                                ") is defined after thread index %" PRIu64 " of its process",
+                                l->ref, index - 1, last[group] - 1);
+        else
+            last[group] = index;
+    }
+    free(by_definition);
+    free(last);
+}
+
 /* Every reference of a definition names a definition. */
 static void check_definitions(check_state *c)
 {
@@ -227,6 +269,7 @@ static void check_definitions(check_state *c)
                                 "location %" PRIu64 " belongs to undefined location group %" PRIu64,
                                 l->ref, l->group_ref);
     }
+    check_thread_order(c);
     for (size_t i = 0; i < st->location_count; i++) {
         if (st->locations[i].events_lost == 0)
             continue;

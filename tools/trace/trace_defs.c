@@ -94,7 +94,8 @@ static OTF2_CallbackCode on_location(void *user_data, OTF2_LocationRef self, OTF
                         .group_ref = group,
                         .event_count = event_count,
                         .type = type,
-                        .rank = WEFT_TRACE_NO_RANK};
+                        .rank = WEFT_TRACE_NO_RANK,
+                        .defined_at = (uint32_t)st->location_count};
     if (!weft__cli_grow(&st->locations, &st->location_capacity, st->location_count + 1,
                         sizeof(*st->locations)))
         return weft__trace_interrupt(st, WEFT_ERR_NO_MEMORY);

@@ -70,6 +70,7 @@ typedef struct location_def {
     uint64_t events_lost;     /* the recorder's location property weft::events_lost; 0 without */
     bool recovered;           /* weft recover's weft::recovered (events lost at its end) */
     uint64_t events_left_out; /* weft recover's weft::events_left_out; 0 without */
+    uint32_t defined_at;      /* its place among the location definitions, from 0 */
 } location_def;
 
 typedef struct members_def { /* a Group of type COMM_LOCATIONS, COMM_GROUP or COMM_SELF */
