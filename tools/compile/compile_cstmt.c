@@ -361,7 +361,31 @@ static void put_braced(weft_compile_text *out, const scanner *s, size_t from, si
     put_marker_for(out, s, to);
 }
 
-char *weft__compile_brace_if_else(const char *text, unsigned *changed)
+/* What to brace after the OpenMP directive line [AT, EOL): the span
+ * [*start, *end), or false for nothing. */
+typedef bool brace_finder(const scanner *s, size_t at, size_t eol, size_t *start, size_t *end);
+
+/* The construct itself (its line through its statement's end) when `else`
+ * follows it. */
+static bool construct_before_else(const scanner *s, size_t at, size_t eol, size_t *start,
+                                  size_t *end)
+{
+    size_t stmt_end = statement_end(s, eol, 0);
+    tok e = stmt_end == FAIL ? (tok){TOK_END, 0, 0} : next_significant(s, stmt_end, true);
+    *start = at;
+    *end = stmt_end;
+    return is_word(s, e, "else");
+}
+
+static bool if_else_inside(const scanner *s, size_t at, size_t eol, size_t *start, size_t *end)
+{
+    (void)at;
+    return inner_if_else(s, eol, start, end);
+}
+
+/* Copies TEXT with the spans FIND picks after each OpenMP directive with a
+ * statement braced; *CHANGED counts them. NULL when out of memory. */
+static char *brace_spans(const char *text, brace_finder *find, unsigned *changed)
 {
     scanner s = {text, strlen(text)};
     weft_compile_text out = {0};
@@ -376,7 +400,7 @@ char *weft__compile_brace_if_else(const char *text, unsigned *changed)
         tok line = {TOK_DIRECTIVE, hash, eol};
         size_t start, end;
         if (text[hash] != '#' || !omp_with_statement(&s, line) ||
-            !inner_if_else(&s, eol, &start, &end)) {
+            !find(&s, at, eol, &start, &end)) {
             at = eol;
             continue;
         }
@@ -396,39 +420,12 @@ char *weft__compile_brace_if_else(const char *text, unsigned *changed)
     return out.text;
 }
 
+char *weft__compile_brace_if_else(const char *text, unsigned *changed)
+{
+    return brace_spans(text, if_else_inside, changed);
+}
+
 char *weft__compile_brace_else(const char *text, unsigned *changed)
 {
-    scanner s = {text, strlen(text)};
-    weft_compile_text out = {0};
-    weft__compile_text_put(&out, "", 0);
-    unsigned count = 0;
-    size_t copied = 0;
-    for (size_t at = 0; at < s.len;) {
-        size_t eol = end_of_line(&s, at);
-        size_t hash = at;
-        while (hash < eol && (text[hash] == ' ' || text[hash] == '\t'))
-            hash++;
-        tok line = {TOK_DIRECTIVE, hash, eol};
-        size_t end = FAIL;
-        if (text[hash] == '#' && omp_with_statement(&s, line))
-            end = statement_end(&s, eol, 0);
-        tok e = end == FAIL ? (tok){TOK_END, 0, 0} : next_significant(&s, end, true);
-        if (!is_word(&s, e, "else")) {
-            at = eol;
-            continue;
-        }
-        weft__compile_text_put(&out, text + copied, at - copied);
-        put_braced(&out, &s, at, end);
-        copied = end;
-        at = end_of_line(&s, end > 0 ? end - 1 : 0);
-        count++;
-    }
-    weft__compile_text_put(&out, text + copied, s.len - copied);
-    if (changed)
-        *changed = count;
-    if (out.failed) {
-        weft__compile_text_free(&out);
-        return NULL;
-    }
-    return out.text;
+    return brace_spans(text, construct_before_else, changed);
 }
