@@ -324,6 +324,13 @@ static size_t write_one(weft_loc *loc, OTF2_EvtWriter *w, const weft_slot *slots
             }
             return 2;
         }
+    case WEFT_EVENT_TASK_CREATE:
+        /* The creating thread records a creation: it is that thread of the
+         * task's team (the initial thread's one-thread team, outside any
+         * parallel region, has no team begin to say so). */
+        if (available >= 2)
+            note_team_member(loc, ref, (uint16_t)s[1].word[0]);
+        break;
     case WEFT_EVENT_THREAD_FORK:
         if (loc->open.depth == 0 && !loc->program_begun)
             enclose_fork(loc, w, t);

@@ -390,6 +390,21 @@ static void implicit_task_named(check_state *c, const check_at *at, const weft_t
                             e->number, thread);
 }
 
+/* A task's creating thread is a member of its team (a team written
+ * without members named every task's creator INVALID: BOTS concom's tasks
+ * before the first parallel region). */
+static void creator_in_team(check_state *c, const check_at *at, const weft_trace_event *e,
+                            size_t comm)
+{
+    if (comm == NOT_FOUND || c->read.comms[comm].members == NOT_FOUND)
+        return;
+    uint32_t count = c->read.member_groups[c->read.comms[comm].members].count;
+    if (e->number >= count)
+        weft__check_problem(c, at,
+                            "task created by thread %" PRIu32 " of a team of %" PRIu32 " members",
+                            e->number, count);
+}
+
 /* Time order for every event; then what its kind must satisfy. Kinds not
  * named here only need to be in time order. */
 static weft_status on_event(weft_trace_reader *reader, const weft_trace_event *e)
@@ -430,7 +445,7 @@ static weft_status on_event(weft_trace_reader *reader, const weft_trace_event *e
         comm_of(c, &at, e->ref, "a task event");
         return WEFT_OK;
     case WEFT_TRACE_TASK_CREATE:
-        comm_of(c, &at, e->ref, "a task event");
+        creator_in_team(c, &at, e, comm_of(c, &at, e->ref, "a task event"));
         return WEFT_OK;
     case WEFT_TRACE_LOCK_ACQUIRE:
     case WEFT_TRACE_LOCK_RELEASE:
