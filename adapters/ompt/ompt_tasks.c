@@ -339,8 +339,11 @@ void weft__ompt_settle_parking(ompt_thread *t)
  * (SIGSEGV; BOTS sparselu, one untied task waiting for waves of others). */
 static bool goes_straight_on(const ompt_thread *t, bool completed, uint64_t done, uint64_t task)
 {
-    return !completed && task != 0 && (done & ~STATE) == t->parking.to &&
-           (task & ~STATE) != t->parking.to;
+    /* Only into a task that starts here (new, or parked elsewhere): its
+     * switch is recorded for certain; a switch the callback may take back
+     * (a task just left, an empty start) would leave the thread in no task. */
+    return !completed && is_explicit(task) && !(task & STARTED) &&
+           (done & ~STATE) == t->parking.to && (task & ~STATE) != t->parking.to;
 }
 
 /* A switch away from the task this thread just started, with nothing
