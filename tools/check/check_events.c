@@ -319,7 +319,7 @@ static weft_status on_collective_end(check_state *c, const check_at *at, const w
     return push(&c->collectives, &coll, sizeof(coll));
 }
 
-/* ---- every event -------------------------------------------------------------- */
+/* ---- task blocks, as Scalasca's analyzer reads them ------------------------------ */
 
 /* Scalasca's analyzer tells a task's events from the implicit task's by
  * looking back from each task switch to the completion or switch before
@@ -339,7 +339,9 @@ static void after_completion(check_state *c, const check_at *at, const weft_trac
     case WEFT_TRACE_BUFFER_FLUSH:
         if (c->completed != 0 && c->after_completed.position == 0) {
             c->after_completed = *at;
-            c->after_completed_kind = e->kind;
+            c->after_completed_what = e->kind == WEFT_TRACE_BUFFER_FLUSH ? "buffer flush"
+                                      : e->kind == WEFT_TRACE_ENTER      ? "region entered"
+                                                                         : "region left";
         }
         return;
     case WEFT_TRACE_TASK_SWITCH:
@@ -347,10 +349,7 @@ static void after_completion(check_state *c, const check_at *at, const weft_trac
             weft__check_problem(c, &c->after_completed,
                                 "%s between the task completion at event %" PRIu64
                                 " and the task switch after it (event %" PRIu64 ")",
-                                c->after_completed_kind == WEFT_TRACE_BUFFER_FLUSH ? "buffer flush"
-                                : c->after_completed_kind == WEFT_TRACE_ENTER ? "region entered"
-                                                                              : "region left",
-                                c->completed, at->position);
+                                c->after_completed_what, c->completed, at->position);
         c->completed = 0;
         c->after_completed.position = 0;
         return;
@@ -404,6 +403,8 @@ static void creator_in_team(check_state *c, const check_at *at, const weft_trace
                             "task created by thread %" PRIu32 " of a team of %" PRIu32 " members",
                             e->number, count);
 }
+
+/* ---- every event -------------------------------------------------------------- */
 
 /* Time order for every event; then what its kind must satisfy. Kinds not
  * named here only need to be in time order. */

@@ -83,10 +83,10 @@ typedef struct check_state {
     uint64_t task; /* the task running: creating thread << 32 | generation; 0 implicit */
     /* Since the last task completion, until a task switch: the completion's
      * position (0: none) and the first region event or buffer flush after
-     * it (position 0: none) and its kind (check_events.c). */
+     * it (position 0: none) and what it is (check_events.c). */
     uint64_t completed;
     check_at after_completed;
-    int after_completed_kind;
+    const char *after_completed_what;
     /* A switch to the implicit task from a task that did not complete, when
      * it is the location's last event: its position; 0 otherwise. */
     uint64_t switched_back;
