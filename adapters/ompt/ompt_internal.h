@@ -175,19 +175,24 @@ typedef struct ompt_thread {
     /* A task whose part returned to the runtime's queue (ompt_tasks.c),
      * not recorded yet: its scopes are still on the stack. The thread's next
      * callback records it (the Leaves and the switch to `to`, at `time`)
-     * unless that callback takes the task straight back. Task 0: none. */
+     * unless that callback takes the task straight back. Task 0: none.
+     * `left`: its Leaves are recorded already, only the switch back is
+     * pending (a start straight on from it was taken back). */
     struct ompt_parking {
         uint64_t task, to, time, resumes_then;
         const void *at; /* the thread's event position then */
+        bool left;
     } parking;
     /* The task this thread last started (its switch and Enter recorded at
-     * `at`), the task it was in before and its scope depth then: a switch
-     * away with nothing recorded since takes the start back (ompt_tasks.c).
-     * Task 0: none. */
+     * `at`), the task it was in before, its scope depth then and the parked
+     * task whose switch back was left out for this start (0: none): a
+     * switch back to `from` with nothing recorded since takes the start back
+     * (ompt_tasks.c). Task 0: none. */
     struct ompt_started {
         uint64_t task, from;
         const void *at;
         uint32_t depth;
+        uint64_t parked;
     } started;
     /* A task created with dependences whose ThreadTaskCreate waits for the
      * dependences callback that follows (ompt_tasks.c); task 0: none. */

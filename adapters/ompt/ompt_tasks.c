@@ -299,7 +299,7 @@ static void park(ompt_thread *t, ompt_data_t *prior, uint64_t done, uint64_t tas
 static bool parking_taken_back(ompt_thread *t, bool completed, ompt_data_t *next)
 {
     uint64_t task = next ? next->value : 0;
-    if (completed || (task & ~STATE) != t->parking.task ||
+    if (completed || t->parking.left || (task & ~STATE) != t->parking.task ||
         atomic_load_explicit(&parked_resumes, memory_order_relaxed) != t->parking.resumes_then ||
         weft_event_position() != t->parking.at)
         return false;
@@ -319,7 +319,8 @@ static void settle_parking(ompt_thread *t, bool switch_back)
     /* At the time of the return unless something was recorded since
      * (another adapter's events): then now, to keep the time order. */
     uint64_t time = weft_event_position() == p.at ? p.time : weft_now();
-    time = weft__ompt_pop_task_at(t, p.task, time);
+    if (!p.left)
+        time = weft__ompt_pop_task_at(t, p.task, time);
     if (switch_back && tasks_recorded())
         weft_task_switch_at(weft__ompt_task_team(t), thread_of(p.to), generation_of(p.to), time);
 }
@@ -340,26 +341,35 @@ void weft__ompt_settle_parking(ompt_thread *t)
 static bool goes_straight_on(const ompt_thread *t, bool completed, uint64_t done, uint64_t task)
 {
     /* Only into a task that starts here (new, or parked elsewhere): its
-     * switch is recorded for certain; a switch the callback may take back
-     * (a task just left, an empty start) would leave the thread in no task. */
+     * switch is recorded now (should the next callback take the start back,
+     * it records the switch back then); a switch this callback may take
+     * back (to a task just left) would leave the thread in no task. */
     return !completed && is_explicit(task) && !(task & STARTED) &&
            (done & ~STATE) == t->parking.to && (task & ~STATE) != t->parking.to;
 }
 
-/* A switch away from the task this thread just started, with nothing
- * recorded since: takes the start back (the switch into the task, the
- * Enter of its region, the scope) and marks the task not started, so that
- * it starts where it next runs, on this thread or another. clang runs an
- * untied task's first part only to queue the task again; recorded, that
- * part made the task start on one thread and, taken from the queue by
- * another, end there: two locations' regions no longer nested, which
- * Scalasca's analyzer cannot read. Returns whether it took it back. */
-static bool empty_start_taken_back(ompt_thread *t, ompt_data_t *prior, bool completed)
+/* A switch from the task this thread just started back to the task it was
+ * in before, with nothing recorded since: takes the start back (the switch
+ * into the task, the Enter of its region, the scope) and marks the task not
+ * started, so that it starts where it next runs, on this thread or another.
+ * clang runs an untied task's first part only to queue the task again;
+ * recorded, that part made the task start on one thread and, taken from the
+ * queue by another, end there: two locations' regions no longer nested,
+ * which Scalasca's analyzer cannot read. A switch into a third task is no
+ * such return: the task yields and the other runs nested in it, on its
+ * stack (libomp then reports that task's return to it), so its start stays.
+ * When the start went straight on from a parked task (goes_straight_on),
+ * the switch back left out then is pending again, for the thread's next
+ * callback to record or to leave out once more. Returns whether it took
+ * the start back: the thread is where it was before it. */
+static bool empty_start_taken_back(ompt_thread *t, ompt_data_t *prior, bool completed,
+                                   uint64_t task)
 {
     struct ompt_started s = t->started;
     t->started.task = 0;
     if (s.task == 0 || completed || !prior || (prior->value & ~STATE) != (s.task & ~STATE) ||
-        !tasks_recorded() || t->open_depth != s.depth + 1 || t->open[s.depth].kind != SCOPE_TASK)
+        (task & ~STATE) != s.from || !tasks_recorded() || t->open_depth != s.depth + 1 ||
+        t->open[s.depth].kind != SCOPE_TASK)
         return false;
     if (!weft_task_switch_undo(s.at, weft__ompt_task_team(t), thread_of(s.task),
                                generation_of(s.task), t->open[s.depth].region))
@@ -367,6 +377,12 @@ static bool empty_start_taken_back(ompt_thread *t, ompt_data_t *prior, bool comp
     t->open_depth = s.depth;
     prior->value = s.task;
     t->current_task = s.from;
+    if (s.parked != 0)
+        t->parking = (struct ompt_parking){.task = s.parked,
+                                           .to = s.from,
+                                           .time = weft_now(),
+                                           .at = weft_event_position(),
+                                           .left = true};
     return true;
 }
 
@@ -377,10 +393,14 @@ static bool empty_start_taken_back(ompt_thread *t, ompt_data_t *prior, bool comp
  * an untied task's next part before the current part finishes, so two parts
  * can overlap on two threads, and the thread whose part finishes last
  * reports the completion (or the switch) for the task, not the other.
- * Leaves the task's scopes here at `time`. */
-static uint64_t part_ended_elsewhere(ompt_thread *t, uint64_t done, uint64_t time)
+ * Leaves the task's scopes here at `time`. Not when the callback goes back
+ * to the task the thread is in: the prior task's part ran nested in it on
+ * this thread (its start taken back as empty), and its other part, on
+ * another thread, finished first (BOTS health, untied, 4 threads). */
+static uint64_t part_ended_elsewhere(ompt_thread *t, uint64_t done, uint64_t task, uint64_t time)
 {
-    if (done == 0 || !is_explicit(t->current_task) || (done & ~STATE) == t->current_task)
+    if (done == 0 || !is_explicit(t->current_task) || (done & ~STATE) == t->current_task ||
+        (task & ~STATE) == t->current_task)
         return time;
     const ompt_open_region *scope = weft__ompt_task_scope(t);
     if (!scope || scope->task != t->current_task)
@@ -405,23 +425,22 @@ void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, omp
         weft__ompt_settle_task_create(t);
     uint64_t done = prior ? prior->value : 0;
     uint64_t task = next ? next->value : 0;
+    uint64_t parked = 0; /* a parked task the switch back from is left out for */
     if (t->parking.task != 0) {
         if (parking_taken_back(t, completed, next))
             return;
-        settle_parking(t, !goes_straight_on(t, completed, done, task));
+        if (goes_straight_on(t, completed, done, task))
+            parked = t->parking.task;
+        settle_parking(t, parked == 0);
     }
     if (WEFT_UNLIKELY(t->lock_waiting))
         weft__ompt_settle_lock(t);
     struct ompt_left left = t->left;
     t->left.task = 0;
-    if (empty_start_taken_back(t, prior, completed)) {
-        if ((task & ~STATE) == t->current_task)
-            return; /* back where it was before the start: nothing happened */
-        done = 0;   /* the thread is in the task it was in before */
-    } else if (switched_straight_back(t, left, completed, task)) {
+    if (empty_start_taken_back(t, prior, completed, task) ||
+        switched_straight_back(t, left, completed, task))
         return;
-    }
-    uint64_t time = part_ended_elsewhere(t, done, weft_now());
+    uint64_t time = part_ended_elsewhere(t, done, task, weft_now());
     if (is_explicit(done) && completed && (done & STATE)) {
         /* A parked task completes where it resumed; its region is open only
          * when it has resumed here (detached tasks complete elsewhere). */
@@ -457,7 +476,7 @@ void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, omp
     if (starting) {
         if (task & PARKED)
             atomic_fetch_add_explicit(&parked_resumes, 1, memory_order_relaxed);
-        t->started = (struct ompt_started){task, from, at, t->open_depth};
+        t->started = (struct ompt_started){task, from, at, t->open_depth, parked};
         next->value = (task & ~PARKED) | STARTED;
         weft__ompt_push_task_at(t, region_of(task), task & ~STATE, from, time);
     }
