@@ -187,10 +187,14 @@ static void on_join(check_state *c, const check_at *at)
         c->forks--;
 }
 
+/* A thread that begins a team runs that team's implicit task until the
+ * team ends, then goes on in the task it was in (a parallel region inside
+ * an explicit task). */
 static weft_status on_team_begin(check_state *c, const check_at *at, uint64_t team)
 {
     comm_of(c, at, team, "thread team begin");
-    check_open open = {.ref = team, .position = at->position, .time = at->time};
+    check_open open = {.ref = team, .position = at->position, .time = at->time, .task = c->task};
+    c->task = 0;
     weft_status st = weft__check_team_begun(c, team, &open.run);
     return st == WEFT_OK ? push(&c->teams, &open, sizeof(open)) : st;
 }
@@ -218,6 +222,7 @@ static weft_status on_team_end(check_state *c, const check_at *at, uint64_t team
             }
         }
     } else {
+        c->task = open[depth - 1].task;
         return weft__check_team_ended(c, &open[--c->teams.count]);
     }
     return WEFT_OK;

@@ -54,7 +54,8 @@ typedef struct check_open { /* an open region, team, or pending request */
     uint64_t ref;
     uint64_t position;
     uint64_t time;
-    uint64_t task;  /* a region: the task it was entered in (check_events.c) */
+    uint64_t task;  /* a region: the task it was entered in (check_events.c);
+                     * a team: the task the location was in before it began */
     uint64_t run;   /* a team: which of this location's begins of it, from 1 */
     uint64_t count; /* a team: the OpenMP barriers left in it so far */
 } check_open;
