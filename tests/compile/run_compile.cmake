@@ -357,7 +357,18 @@ elseif(SCENARIO STREQUAL "opari2_error")
     expect_exit(1)
     expect_match(err "ERROR: could not determine end of OpenMP construct")
     expect_match(err
-        "\nweft compile: opari2 failed on '\\.\\./src/opari_bad\\.c' \\(exit status 1\\)\n$")
+        "\nweft compile: opari2 failed on '\\.\\./src/opari_bad\\.c' \\(exit status 1\\), which does not compile without weft either \\(the compiler says why when run without weft\\)\n$")
+    expect_build_files()
+
+# --- OPARI2 crashes on a source the compiler rejects too: one line names it -----------
+elseif(SCENARIO STREQUAL "opari2_crash")
+    weft_compile(-- ${COMPILER} -fopenmp -c ../src/opari_crash.c)
+    expect_exit(139)
+    expect_match(err
+        "\nweft compile: opari2 crashed on '\\.\\./src/opari_crash\\.c' \\(signal 11, Segmentation fault\\), which does not compile without weft either")
+    if(err MATCHES "killed by signal")
+        fail_test("the crash is reported twice:\n${err}")
+    endif()
     expect_build_files()
 
 # --- two files: compiled separately (-c, -c, link), and in one command ---------------

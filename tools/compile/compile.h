@@ -20,6 +20,7 @@ typedef struct weft_compile_ctx {
     bool no_preprocess;              /* --no-preprocess: OPARI2 reads the source itself */
     const char *openmp_disable;      /* --openmp-disable=LIST: opari2 --disable=omp:LIST */
     int opari2_status;               /* the exit status of the last opari2 that failed */
+    int opari2_signal;               /* the signal that ended it, 0 if none */
     bool keep_on_failure;            /* an instrumented copy failed where the source
                                         compiles: keep the work directory to show it */
     char *marker_header;             /* the work directory's header that includes

@@ -43,8 +43,8 @@ int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, 
                                   bool opari2_failed)
 {
     const char *source = ctx->plan->argv[index];
-    int opari2_status = ctx->opari2_status;
-    ctx->opari2_status = 0;
+    int opari2_status = ctx->opari2_status, opari2_signal = ctx->opari2_signal;
+    ctx->opari2_status = ctx->opari2_signal = 0;
     if (ctx->opari1_prefix || weft__compile_signal_caught() || (opari2_failed && !opari2_status))
         return status; /* OPARI 1's own path; interrupted; opari2 could not be started */
     weft_compile_argv argv = {0};
@@ -55,14 +55,24 @@ int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, 
     const char *hint = !ctx->no_preprocess && weft__compile_preprocesses(ctx->plan, index)
                            ? "try --no-preprocess, or report it"
                            : "report it";
+    char how[96];
+    if (opari2_signal)
+        snprintf(how, sizeof(how), "crashed on '%s' (signal %d, %s)", source, opari2_signal,
+                 strsignal(opari2_signal));
+    else
+        snprintf(how, sizeof(how), "failed on '%s' (exit status %d)", source, opari2_status);
     if (opari2_failed && !compiles) {
-        fprintf(stderr, "weft compile: opari2 failed on '%s' (exit status %d)\n", source,
-                opari2_status);
+        /* OPARI2 2.0.7 crashes on some sources the compiler rejects too
+         * (a string literal left open across lines). */
+        fprintf(stderr,
+                "weft compile: opari2 %s, which does not compile without weft either (the "
+                "compiler says why when run without weft)\n",
+                how);
     } else if (opari2_failed) {
         fprintf(stderr,
-                "weft compile: opari2 failed on '%s' (exit status %d), which compiles without "
-                "weft; kept what opari2 read: %s (%s)\n",
-                source, opari2_status, kept, hint);
+                "weft compile: opari2 %s, which compiles without weft; kept what opari2 read: "
+                "%s (%s)\n",
+                how, kept, hint);
         ctx->keep_on_failure = true;
     } else if (compiles) {
         fprintf(stderr,

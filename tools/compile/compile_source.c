@@ -124,9 +124,15 @@ int weft__compile_opari2(weft_compile_ctx *ctx, const char *input, weft_compile_
         weft__compile_print_command(stderr, items, NULL);
     weft_compile_exit exit = weft__compile_run(items, -1, -1);
     weft__compile_argv_free(&argv);
-    /* opari2's own messages do not always name the file. */
+    /* opari2's own messages do not always name the file, and a crash has
+     * none: weft__compile_explain_failure names it. */
     if (exit.code)
-        ctx->opari2_status = exit.code; /* weft__compile_explain_failure says so */
+        ctx->opari2_status = exit.code;
+    if (exit.signal && !weft__compile_signal_caught()) {
+        ctx->opari2_status = 128 + exit.signal;
+        ctx->opari2_signal = exit.signal;
+        return 128 + exit.signal;
+    }
     return weft__compile_exit_status("opari2", exit, WEFT_COMPILE_OPARI2_HINT);
 }
 
