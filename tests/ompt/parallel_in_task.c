@@ -42,3 +42,4 @@ int main(void)
     printf("total %ld\n", total);
     return total != 2;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

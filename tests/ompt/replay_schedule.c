@@ -250,3 +250,4 @@ int main(int argc, char **argv)
     tool->finalize(&tool_data);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

@@ -43,3 +43,4 @@ int main(void)
     printf("count %ld sum %ld\n", count, sum);
     return count == TASKS && sum == (long)TASKS * (TASKS - 1) / 2 ? 0 : 1;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */

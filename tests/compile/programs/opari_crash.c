@@ -13,3 +13,4 @@
     printf("%s\n", COMPILER);
     return 0;
 }
+/* SPDX-License-Identifier: BSD-3-Clause */
