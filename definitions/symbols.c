@@ -23,6 +23,22 @@ bool weft_symbols_have_bfd(void)
     return weft__symbols_reader_has_bfd();
 }
 
+/* The line of a return address itself, when the instruction before it has
+ * none: clang gives a call's last instruction line 0 at times (HPCG's
+ * OpenMP constructs through OMPT were named "function+0x..."), and the
+ * return address's line, in the same function, is the nearest the program
+ * has. */
+static void line_of_return(weft__symbols_reader *reader, const weft__symbols_object *object,
+                           uintptr_t address, weft__symbols_found *found)
+{
+    weft__symbols_found at = {0};
+    weft__symbols_reader_describe(reader, address, object->bias, &strings, &at);
+    if (at.file && at.line > 0 && at.function_start == found->function_start) {
+        found->file = at.file;
+        found->line = at.line;
+    }
+}
+
 /* Describes address in object; see weft_symbols_lookup for the rule. */
 static void describe(weft__symbols_object *object, uintptr_t address, bool as_return,
                      weft_symbol *out)
@@ -33,6 +49,8 @@ static void describe(weft__symbols_object *object, uintptr_t address, bool as_re
     weft__symbols_reader *reader = weft__symbols_object_reader(object);
     if (reader) {
         weft__symbols_reader_describe(reader, pc, object->bias, &strings, &found);
+        if (as_return && !(found.file && found.line > 0))
+            line_of_return(reader, object, address, &found);
     } else {
         /* Unreadable file, or the vDSO (no file): the loader may still know
          * the exported functions. */

@@ -216,6 +216,34 @@ static void test_executable_return_address(void **state)
     assert_true(s.function_offset > 0);
 }
 
+#ifdef WEFT_SYMTEST_NO_LINE_SITE
+/* symbols/no_line_site.c: a call at line 0, then its closing brace. */
+enum { NO_LINE_SITE_BRACE = 15 };
+void weft_symtest_no_line_site(void (*callee)(void));
+static const void *no_line_return;
+static __attribute__((noinline)) void note_return(void)
+{
+    no_line_return = __builtin_return_address(0);
+}
+
+/* The instruction before the return address has line 0: the return
+ * address's own line names it, not "function+offset". */
+static void test_return_address_after_a_call_without_line(void **state)
+{
+    (void)state;
+    weft_symtest_no_line_site(note_return);
+    weft_symbol s;
+    assert_int_equal(weft_symbols_lookup(no_line_return, &s), WEFT_OK);
+    if (!weft_symbols_have_bfd())
+        skip();
+    assert_non_null(s.function);
+    assert_string_equal(s.function, "weft_symtest_no_line_site");
+    assert_true(s.function_offset > 0);
+    assert_file(&s, "no_line_site.c");
+    assert_int_equal(s.line, NO_LINE_SITE_BRACE);
+}
+#endif
+
 /* ---- shared libraries ---- */
 
 static void test_debug_library_loaded_later(void **state)
@@ -607,6 +635,9 @@ int main(void)
         cmocka_unit_test(test_threads_agree),
         cmocka_unit_test(test_lookup_after_shutdown),
         cmocka_unit_test(test_unreadable_object),
+#ifdef WEFT_SYMTEST_NO_LINE_SITE
+        cmocka_unit_test(test_return_address_after_a_call_without_line),
+#endif
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     weft_symbols_shutdown();

@@ -40,7 +40,8 @@ typedef struct weft_symbol {
  * address is taken as a return address (an OMPT codeptr_ra, a value of
  * __builtin_return_address): it points after a call instruction, whose
  * source line can differ from the next instruction's. So function, file and
- * line describe address - 1, the inside of the call; object_offset and
+ * line describe address - 1, the inside of the call (when that has no line,
+ * the line of address itself, in the same function); object_offset and
  * function_offset are those of address itself, as backtraces print them.
  * object_offset is address minus the object's load bias (dlpi_addr), i.e.
  * the address as the object file numbers it (what addr2line -e OBJECT
