@@ -55,24 +55,24 @@ int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, 
     const char *hint = !ctx->no_preprocess && weft__compile_preprocesses(ctx->plan, index)
                            ? "try --no-preprocess, or report it"
                            : "report it";
-    char how[96];
+    const char *how = opari2_signal ? "crashed" : "failed";
+    char why[96];
     if (opari2_signal)
-        snprintf(how, sizeof(how), "crashed on '%s' (signal %d, %s)", source, opari2_signal,
-                 strsignal(opari2_signal));
+        snprintf(why, sizeof(why), "signal %d, %s", opari2_signal, strsignal(opari2_signal));
     else
-        snprintf(how, sizeof(how), "failed on '%s' (exit status %d)", source, opari2_status);
+        snprintf(why, sizeof(why), "exit status %d", opari2_status);
     if (opari2_failed && !compiles) {
         /* OPARI2 2.0.7 crashes on some sources the compiler rejects too
          * (a string literal left open across lines). */
         fprintf(stderr,
-                "weft compile: opari2 %s, which does not compile without weft either (the "
-                "compiler says why when run without weft)\n",
-                how);
+                "weft compile: opari2 %s on '%s' (%s), which does not compile without weft "
+                "either (the compiler says why when run without weft)\n",
+                how, source, why);
     } else if (opari2_failed) {
         fprintf(stderr,
-                "weft compile: opari2 %s, which compiles without weft; kept what opari2 read: "
-                "%s (%s)\n",
-                how, kept, hint);
+                "weft compile: opari2 %s on '%s' (%s), which compiles without weft; kept what "
+                "opari2 read: %s (%s)\n",
+                how, source, why, kept, hint);
         ctx->keep_on_failure = true;
     } else if (compiles) {
         fprintf(stderr,
