@@ -14,7 +14,8 @@
 # OMP_NUM_THREADS is THREADS; WEFT_* variables of the caller pass through.
 # WEFT_TEST_PRELOAD: a sanitizer runtime the traced program needs first.
 # Writes WORKDIR/stderr (the traced run's); RUN_TRACED_STDERR, when set, is
-# a regular expression (grep -E) it must match.
+# a regular expression (grep -E) it must match; RUN_TRACED_CHECK, one the
+# first line of weft check's output must match.
 set -euo pipefail
 weft=$1 checker=$2 work=$3 threads=$4 mode=$5
 shift 5
@@ -55,3 +56,7 @@ if ! cmp -s "$work/plain/out" "$work/traced/out"; then
 fi
 "$checker" "$work/trace/traces.otf2" "${specs[@]}"
 "$weft" check "$work/trace" >"$work/check.out" || { cat "$work/check.out"; exit 1; }
+if [ -n "${RUN_TRACED_CHECK:-}" ] && ! head -1 "$work/check.out" | grep -Eq "$RUN_TRACED_CHECK"; then
+    cat "$work/check.out"; echo "run_traced: weft check's first line does not match '$RUN_TRACED_CHECK'"
+    exit 1
+fi

@@ -190,9 +190,30 @@ static void on_join(check_state *c, const check_at *at)
 /* A thread that begins a team runs that team's implicit task until the
  * team ends, then goes on in the task it was in (a parallel region inside
  * an explicit task). */
+/* Scalasca's analyzer refuses a process whose OpenMP teams have different
+ * sizes, nested ones included (ranks may differ from each other). */
+static weft_status note_team_shape(check_state *c, size_t comm)
+{
+    if (c->teams.count > 0)
+        c->teams_nested = true;
+    if (comm == NOT_FOUND || c->read.comms[comm].members == NOT_FOUND)
+        return WEFT_OK;
+    uint32_t size = c->read.member_groups[c->read.comms[comm].members].count;
+    const check_open *seen = c->team_sizes.items;
+    for (size_t i = 0; i < c->team_sizes.count; i++) {
+        if (seen[i].ref == c->read.current_rank) {
+            c->team_sizes_vary |= seen[i].count != size;
+            return WEFT_OK;
+        }
+    }
+    check_open first = {.ref = c->read.current_rank, .count = size};
+    return push(&c->team_sizes, &first, sizeof(first));
+}
+
 static weft_status on_team_begin(check_state *c, const check_at *at, uint64_t team)
 {
-    comm_of(c, at, team, "thread team begin");
+    if (note_team_shape(c, comm_of(c, at, team, "thread team begin")) != WEFT_OK)
+        return WEFT_ERR_NO_MEMORY;
     check_open open = {.ref = team, .position = at->position, .time = at->time, .task = c->task};
     c->task = 0;
     weft_status st = weft__check_team_begun(c, team, &open.run);

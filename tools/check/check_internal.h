@@ -93,6 +93,13 @@ typedef struct check_state {
     uint64_t switched_back;
     check_vec team_runs; /* begins of each team on this location (check_barriers.c) */
 
+    /* Across locations: the thread count of each process's first OpenMP
+     * team (check_open: ref = rank, count = size), whether another of the
+     * process differs, and whether a team was begun inside another;
+     * Scalasca's analyzer refuses both (a note, not a problem). */
+    check_vec team_sizes;
+    bool team_sizes_vary, teams_nested;
+
     /* Across locations (check_match.c). */
     check_vec sends, receives; /* check_message */
     check_vec collectives;     /* check_collective */
