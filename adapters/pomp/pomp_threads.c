@@ -215,10 +215,41 @@ static uint64_t switch_to_at(pomp_task task, uint64_t time)
     return weft_task_switch_at(task_team(), task_thread(task), task_generation(task), time);
 }
 
+/* Whether this thread suspended `task` (a task it ran, interrupted by a
+ * task it began); true when the stack is too deep to tell. */
+static bool suspended_here(pomp_task task)
+{
+    if (self.task_depth > MAX_TASK_DEPTH)
+        return true;
+    for (uint32_t i = 0; i < self.task_depth; i++) {
+        if (self.suspended[i] == task)
+            return true;
+    }
+    return false;
+}
+
+/* A task resumes after a scheduling point on a thread that neither runs nor
+ * suspended it, or ends on a thread that did not begin it: an untied task
+ * (weft compile --keep-untied) that LLVM's libomp moved to another thread. POMP2 reports nothing of
+ * the move, so its regions cannot nest on either thread (weft check reports them); one line says
+ * so, and what traces such a program soundly. */
+static void moved_task_seen(void)
+{
+    static atomic_bool said;
+    if (!atomic_exchange_explicit(&said, true, memory_order_relaxed))
+        weft_log_error("an untied task went on on another thread than the one it began on; "
+                       "POMP2 cannot follow such a task, so its regions in the trace do not "
+                       "nest (weft compile --keep-untied on LLVM's libomp?): trace the program "
+                       "through OMPT (weft run) or let OPARI2 make its tasks tied (the default)");
+}
+
 void weft__pomp_resume(pomp_task old_task)
 {
-    if (old_task != self.current_task)
-        switch_to_at(old_task, weft_now());
+    if (old_task == self.current_task)
+        return;
+    if (!suspended_here(old_task))
+        moved_task_seen();
+    switch_to_at(old_task, weft_now());
 }
 
 static uint32_t next_generation(void)
@@ -263,6 +294,8 @@ uint64_t weft__pomp_switch_into_at(pomp_task task, uint64_t time)
  * which task runs next). */
 uint64_t weft__pomp_complete_task_at(uint64_t time)
 {
+    if (self.task_depth == 0)
+        moved_task_seen(); /* a task ends here that this thread did not begin */
     pomp_task done = self.current_task;
     if (tasks_recorded())
         time = weft_task_complete_at(task_team(), task_thread(done), task_generation(done), time);
