@@ -79,9 +79,16 @@ if command -v otf2-print >/dev/null 2>&1; then
 fi
 [ "$source" = "-" ] && source_arg=() || source_arg=("$source")
 "$checker" "$trace" "$scenario" "$ranks" "$work/counts" "${source_arg[@]}" || result=1
-# TEST_WEFT_CLI, when set, is the weft command: `weft check` must find the trace sound.
+# TEST_WEFT_CLI, when set, is the weft command: `weft check` must find the trace sound;
+# TEST_WEFT_CHECK_NOTE, when set, a regular expression one of its note lines must match.
 if [ -n "${TEST_WEFT_CLI:-}" ] && ! "$TEST_WEFT_CLI" check "$trace" >"$work/check.out"; then
     cat "$work/check.out"
+    result=1
+fi
+if [ -n "${TEST_WEFT_CHECK_NOTE:-}" ] &&
+    ! grep -E "^weft check: note: " "$work/check.out" | grep -Eq "$TEST_WEFT_CHECK_NOTE"; then
+    cat "$work/check.out"
+    echo "run_mpi_test: no note of weft check matches '$TEST_WEFT_CHECK_NOTE'"
     result=1
 fi
 exit $result

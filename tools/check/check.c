@@ -62,8 +62,9 @@ static void print_help(void)
            "    (bytes of its event file lost), and events the recorder lost\n"
            "    (weft::events_lost)\n"
            "and ends with one line: 'weft check: sound: ...' or 'weft check: N problems'.\n"
-           "A trace with nested OpenMP parallel regions, or a process whose teams have\n"
-           "different sizes, gets a line 'weft check: note: ...' before it: Scalasca\n"
+           "A trace with nested OpenMP parallel regions, a process whose teams have\n"
+           "different sizes, or MPI messages or collectives on threads other than a\n"
+           "process's first gets a line 'weft check: note: ...' before it: Scalasca\n"
            "2.6's analyzer refuses such traces; it is not a problem.\n"
            "A trace weft recover made of a recording that could not finish, which lost\n"
            "events (weft::recovered: a process's last events; weft::events_left_out:\n"
@@ -317,6 +318,26 @@ static recovery_losses recovered_with_losses(const weft_trace_reader *st)
     return losses;
 }
 
+/* What makes Scalasca 2.6's analyzer refuse a sound trace: a note line
+ * each, before the closing line; not problems. */
+static void print_notes(const check_state *c)
+{
+    if (c->team_sizes_vary || c->teams_nested)
+        weft__cli_line(stdout,
+                       "weft check: note: %s: Scalasca 2.6's analyzer refuses such a trace "
+                       "(\"Varying numbers of threads in OpenMP parallel regions\"); Vampir "
+                       "and weft's tools read it",
+                       c->teams_nested && c->team_sizes_vary
+                           ? "nested OpenMP parallel regions, teams of different sizes"
+                       : c->teams_nested ? "nested OpenMP parallel regions"
+                                         : "OpenMP teams of different sizes in a process");
+    if (c->mpi_off_master)
+        weft__cli_line(stdout, "weft check: note: MPI messages or collectives on threads other "
+                               "than a process's first: Scalasca 2.6's analyzer refuses such a "
+                               "trace (\"MPI calls on threads other than the master thread not "
+                               "supported\"); Vampir and weft's tools read it");
+}
+
 static void free_check(check_state *c)
 {
     weft__check_vec_free(&c->regions);
@@ -365,15 +386,8 @@ int weft__cli_check(int argc, char **argv)
     if (status == WEFT_OK)
         losses = recovered_with_losses(&c.read);
     bool recovered = losses.locations > 0 || losses.left_out > 0;
-    if (status == WEFT_OK && (c.team_sizes_vary || c.teams_nested))
-        weft__cli_line(stdout,
-                       "weft check: note: %s: Scalasca 2.6's analyzer refuses such a trace "
-                       "(\"Varying numbers of threads in OpenMP parallel regions\"); Vampir "
-                       "and weft's tools read it",
-                       c.teams_nested && c.team_sizes_vary ? "nested OpenMP parallel regions, "
-                                                             "teams of different sizes"
-                       : c.teams_nested                    ? "nested OpenMP parallel regions"
-                                        : "OpenMP teams of different sizes in a process");
+    if (status == WEFT_OK)
+        print_notes(&c);
     if (status == WEFT_OK) {
         char what[160] = "";
         if (recovered)

@@ -430,6 +430,17 @@ static void creator_in_team(check_state *c, const check_at *at, const weft_trace
                             e->number, count);
 }
 
+/* Scalasca's analyzer refuses MPI events on any thread but a process's
+ * first ("MPI calls on threads other than the master thread not
+ * supported": a program that calls MPI inside a parallel region under
+ * MPI_THREAD_MULTIPLE). */
+static void note_mpi_thread(check_state *c, const weft_trace_event *e)
+{
+    if (e->kind >= WEFT_TRACE_SEND && e->kind <= WEFT_TRACE_NONBLOCKING_COLLECTIVE_END &&
+        c->read.locations[c->read.current].ref >> 32 != 0)
+        c->mpi_off_master = true;
+}
+
 /* ---- every event -------------------------------------------------------------- */
 
 /* Time order for every event; then what its kind must satisfy. Kinds not
@@ -440,6 +451,7 @@ static weft_status on_event(weft_trace_reader *reader, const weft_trace_event *e
     check_at at = here(c, e->position, e->time);
     after_completion(c, &at, e);
     after_switch_back(c, &at, e);
+    note_mpi_thread(c, e);
     switch (e->kind) {
     case WEFT_TRACE_ENTER:
         return on_enter(c, &at, e->ref);

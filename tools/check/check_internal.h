@@ -99,6 +99,9 @@ typedef struct check_state {
      * Scalasca's analyzer refuses both (a note, not a problem). */
     check_vec team_sizes;
     bool team_sizes_vary, teams_nested;
+    /* An MPI message or collective recorded on a thread other than its
+     * process's first: Scalasca's analyzer refuses that too (a note). */
+    bool mpi_off_master;
 
     /* Across locations (check_match.c). */
     check_vec sends, receives; /* check_message */
