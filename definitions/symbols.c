@@ -23,17 +23,37 @@ bool weft_symbols_have_bfd(void)
     return weft__symbols_reader_has_bfd();
 }
 
-/* The line of a return address itself, when the instruction before it has
- * none: clang gives a call's last instruction line 0 at times (HPCG's
- * OpenMP constructs through OMPT were named "function+0x..."), and the
- * return address's line, in the same function, is the nearest the program
- * has. */
-static void line_of_return(weft__symbols_reader *reader, const weft__symbols_object *object,
+/* How far before a call without a line to look for the line of the code
+ * that set the call up. */
+enum { CALL_SETUP_BYTES = 64 };
+
+static bool has_line_in(const weft__symbols_found *at, const weft__symbols_found *function)
+{
+    return at->file && at->line > 0 && at->function_start == function->function_start;
+}
+
+/* The line of a call that has none: clang gives a call's instructions line
+ * 0 at times (HPCG's OpenMP constructs through OMPT were named
+ * "function+0x..."). The nearest instruction before it in the same function
+ * with a line set the call up (the construct's own line); failing that, the
+ * return address's line. `address` is the return address. */
+static void line_near_call(weft__symbols_reader *reader, const weft__symbols_object *object,
                            uintptr_t address, weft__symbols_found *found)
 {
+    uintptr_t lowest = address > CALL_SETUP_BYTES ? address - CALL_SETUP_BYTES : 1;
+    if (found->function_start > lowest)
+        lowest = found->function_start;
     weft__symbols_found at = {0};
-    weft__symbols_reader_describe(reader, address, object->bias, &strings, &at);
-    if (at.file && at.line > 0 && at.function_start == found->function_start) {
+    bool known = false;
+    for (uintptr_t pc = address - 2; !known && pc >= lowest && pc < address; pc--) {
+        weft__symbols_reader_describe(reader, pc, object->bias, &strings, &at);
+        known = has_line_in(&at, found);
+    }
+    if (!known) {
+        weft__symbols_reader_describe(reader, address, object->bias, &strings, &at);
+        known = has_line_in(&at, found);
+    }
+    if (known) {
         found->file = at.file;
         found->line = at.line;
     }
@@ -50,7 +70,7 @@ static void describe(weft__symbols_object *object, uintptr_t address, bool as_re
     if (reader) {
         weft__symbols_reader_describe(reader, pc, object->bias, &strings, &found);
         if (as_return && !(found.file && found.line > 0))
-            line_of_return(reader, object, address, &found);
+            line_near_call(reader, object, address, &found);
     } else {
         /* Unreadable file, or the vDSO (no file): the loader may still know
          * the exported functions. */

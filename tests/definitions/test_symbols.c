@@ -217,8 +217,8 @@ static void test_executable_return_address(void **state)
 }
 
 #ifdef WEFT_SYMTEST_NO_LINE_SITE
-/* symbols/no_line_site.c: a call at line 0, then its closing brace. */
-enum { NO_LINE_SITE_BRACE = 15 };
+/* symbols/no_line_site.c: a call at line 0 after an instruction of line 13. */
+enum { NO_LINE_SITE_ASM = 13 };
 void weft_symtest_no_line_site(void (*callee)(void));
 static const void *no_line_return;
 static __attribute__((noinline)) void note_return(void)
@@ -226,8 +226,9 @@ static __attribute__((noinline)) void note_return(void)
     no_line_return = __builtin_return_address(0);
 }
 
-/* The instruction before the return address has line 0: the return
- * address's own line names it, not "function+offset". */
+/* The call before the return address has line 0: the nearest line before
+ * it in the function (the asm statement's) names it, not "function+offset"
+ * nor the line after the call. */
 static void test_return_address_after_a_call_without_line(void **state)
 {
     (void)state;
@@ -240,7 +241,7 @@ static void test_return_address_after_a_call_without_line(void **state)
     assert_string_equal(s.function, "weft_symtest_no_line_site");
     assert_true(s.function_offset > 0);
     assert_file(&s, "no_line_site.c");
-    assert_int_equal(s.line, NO_LINE_SITE_BRACE);
+    assert_int_equal(s.line, NO_LINE_SITE_ASM);
 }
 #endif
 

@@ -41,7 +41,8 @@ typedef struct weft_symbol {
  * __builtin_return_address): it points after a call instruction, whose
  * source line can differ from the next instruction's. So function, file and
  * line describe address - 1, the inside of the call (when that has no line,
- * the line of address itself, in the same function); object_offset and
+ * the nearest line before it in the same function, else the line of
+ * address itself); object_offset and
  * function_offset are those of address itself, as backtraces print them.
  * object_offset is address minus the object's load bias (dlpi_addr), i.e.
  * the address as the object file numbers it (what addr2line -e OBJECT
