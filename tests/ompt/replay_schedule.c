@@ -18,6 +18,11 @@
  *       (recorded when Q's start is taken back, it came right before Q's
  *       next start, the shape Scalasca's analyzer crashes on). (the same
  *       program)
+ *   replay_schedule empty-start     an untied task's first part only requeues
+ *       it on thread 0; thread 1 runs it: its start shows on thread 1 only.
+ *   replay_schedule moves           a part of an untied task returns on
+ *       thread 0 after recording something; thread 1 resumes it: its region
+ *       shows once on each thread, each left where it was entered.
  *   replay_schedule part-elsewhere  inside T's taskwait thread 0 starts U,
  *       whose first part requeues it; thread 1 takes U and runs it, and
  *       thread 0's part, finishing last, reports U's completion back to T.
@@ -103,6 +108,28 @@ static const step straight_on[] = {
     SWITCH(0, 0, ompt_task_switch, 1),
     DO(0, CRITICAL),
     SWITCH(0, 1, ompt_task_complete, 0),
+    DO(0, END),
+    DO(1, END)};
+
+static const step empty_start[] = {
+    NEW(0, 1),
+    SWITCH(0, 0, ompt_task_switch, 1), /* its first part requeues it */
+    SWITCH(0, 1, ompt_task_switch, 0),
+    SWITCH(1, 0, ompt_task_switch, 1),
+    DO(1, CRITICAL),
+    SWITCH(1, 1, ompt_task_complete, 0),
+    DO(0, END),
+    DO(1, END)};
+
+static const step moves[] = {
+    NEW(0, 1),
+    SWITCH(0, 0, ompt_task_switch, 1),
+    DO(0, CRITICAL),
+    SWITCH(0, 1, ompt_task_switch, 0), /* the part returns at a taskyield */
+    DO(0, CRITICAL),                   /* thread 0 goes on in its implicit task */
+    SWITCH(1, 0, ompt_task_switch, 1),
+    DO(1, CRITICAL), /* thread 1 resumes it */
+    SWITCH(1, 1, ompt_task_complete, 0),
     DO(0, END),
     DO(1, END)};
 
@@ -227,10 +254,13 @@ int main(int argc, char **argv)
     const char *name = argc > 1 ? argv[1] : "";
     steps = strcmp(name, "nested-yield") == 0     ? nested_yield
             : strcmp(name, "straight-on") == 0    ? straight_on
+            : strcmp(name, "empty-start") == 0    ? empty_start
+            : strcmp(name, "moves") == 0          ? moves
             : strcmp(name, "part-elsewhere") == 0 ? part_elsewhere
                                                   : NULL;
     if (!steps) {
-        fprintf(stderr, "usage: replay_schedule nested-yield|straight-on|part-elsewhere\n");
+        fprintf(stderr, "usage: replay_schedule "
+                        "nested-yield|straight-on|empty-start|moves|part-elsewhere\n");
         return 2;
     }
     ompt_start_tool_result_t *tool = ompt_start_tool(201811, "weft replay_schedule");
