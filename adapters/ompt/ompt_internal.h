@@ -215,6 +215,12 @@ typedef struct ompt_thread {
  * that never got its acquisition (a failed omp_test_lock, see ompt_sync.c)
  * and a task creation whose dependences never came (ompt_tasks.c). */
 ompt_thread *weft__ompt_self(void);
+/* The same for a callback that names the task the runtime has the thread
+ * in (work, sync region, masked): when that is not the explicit task the
+ * adapter has the thread in, that task's part ended elsewhere and its
+ * regions are left first (ompt_tasks.c, weft__ompt_task_in). */
+ompt_thread *weft__ompt_self_in(const ompt_data_t *task);
+void weft__ompt_task_in(ompt_thread *t, const ompt_data_t *task);
 /* The same settling only the task creation, for the lock callbacks. */
 ompt_thread *weft__ompt_self_raw(void);
 /* The same settling nothing, for the dependences callback. */

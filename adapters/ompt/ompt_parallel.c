@@ -106,8 +106,8 @@ void weft__ompt_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *paral
 void weft__ompt_work(ompt_work_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t *parallel,
                      ompt_data_t *task, uint64_t count, const void *codeptr)
 {
-    (void)parallel, (void)task, (void)count;
-    ompt_thread *t = weft__ompt_self();
+    (void)parallel, (void)count;
+    ompt_thread *t = weft__ompt_self_in(task);
     if (!t)
         return;
     static const ompt_construct constructs[] = {[ompt_work_loop] = OC_LOOP,
@@ -135,8 +135,8 @@ void weft__ompt_work(ompt_work_t kind, ompt_scope_endpoint_t endpoint, ompt_data
 void weft__ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                             ompt_data_t *parallel, ompt_data_t *task, const void *codeptr)
 {
-    (void)parallel, (void)task;
-    ompt_thread *t = weft__ompt_self();
+    (void)parallel;
+    ompt_thread *t = weft__ompt_self_in(task);
     if (!t || kind == ompt_sync_region_reduction)
         return; /* reductions: no region of their own (their barrier has one) */
     if (endpoint != ompt_scope_begin) {
@@ -164,8 +164,8 @@ void weft__ompt_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpo
 void weft__ompt_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel, ompt_data_t *task,
                        const void *codeptr)
 {
-    (void)parallel, (void)task;
-    ompt_thread *t = weft__ompt_self();
+    (void)parallel;
+    ompt_thread *t = weft__ompt_self_in(task);
     if (!t)
         return;
     if (endpoint == ompt_scope_begin)

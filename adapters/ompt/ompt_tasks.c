@@ -410,6 +410,26 @@ static uint64_t part_ended_elsewhere(ompt_thread *t, uint64_t done, uint64_t tas
     return time;
 }
 
+/* The same seen from a callback that is no scheduling point: a thread whose
+ * part of an untied task overlapped another thread's, which reported the
+ * completion, gets no task callback at all before its next construct (BOTS
+ * style untied tasks in a taskwait, 2 threads under load: the next single
+ * and barrier were recorded inside the task). The callback names the task
+ * the runtime has the thread in; when the adapter has the thread in another,
+ * explicit one, that one's regions are left here, and a switch to the named
+ * task follows. */
+void weft__ompt_task_in(ompt_thread *t, const ompt_data_t *task)
+{
+    if (WEFT_LIKELY(!task || !is_explicit(t->current_task)))
+        return;
+    uint64_t now = task->value & ~STATE, left = t->current_task;
+    if (now == 0 || now == left)
+        return;
+    uint64_t time = part_ended_elsewhere(t, now, now, weft_now());
+    if (t->current_task != left) /* left: the thread is in `now` */
+        switch_to(t, now, time);
+}
+
 /* The events of one scheduling point (the ended task's Leave and
  * ThreadTaskComplete, the ThreadTaskSwitch, the new task's Enter) share one
  * reading of the clock. */

@@ -42,6 +42,14 @@ ompt_thread *weft__ompt_self(void)
     return t;
 }
 
+ompt_thread *weft__ompt_self_in(const ompt_data_t *task)
+{
+    ompt_thread *t = weft__ompt_self();
+    if (t)
+        weft__ompt_task_in(t, task);
+    return t;
+}
+
 static ompt_thread *create(void)
 {
     ompt_thread *t = calloc(1, sizeof(*t));

@@ -23,6 +23,11 @@
  *   replay_schedule moves           a part of an untied task returns on
  *       thread 0 after recording something; thread 1 resumes it: its region
  *       shows once on each thread, each left where it was entered.
+ *   replay_schedule overlap         thread 0 runs a part of an untied task
+ *       that records something and returns; thread 1 resumes it, and thread
+ *       0, whose part finishes last, reports the completion: thread 1 gets
+ *       no task callback before it leaves its barrier (untied_yield.c, 2
+ *       threads under load).
  *   replay_schedule part-elsewhere  inside T's taskwait thread 0 starts U,
  *       whose first part requeues it; thread 1 takes U and runs it, and
  *       thread 0's part, finishing last, reports U's completion back to T.
@@ -61,6 +66,11 @@ typedef struct step {
 #define DO(th, o)                                                                                  \
     {                                                                                              \
         .thread = (th), .op = (o)                                                                  \
+    }
+/* A sync region in task `task` (the task the runtime names in it). */
+#define IN(th, o, task)                                                                            \
+    {                                                                                              \
+        .thread = (th), .op = (o), .a = (task)                                                     \
     }
 #define NEW(th, task)                                                                              \
     {                                                                                              \
@@ -133,6 +143,20 @@ static const step moves[] = {
     DO(0, END),
     DO(1, END)};
 
+static const step overlap[] = {
+    NEW(0, 1),
+    DO(0, BARRIER_BEGIN),
+    DO(1, BARRIER_BEGIN),
+    SWITCH(0, 0, ompt_task_switch, 1),
+    DO(0, CRITICAL),
+    SWITCH(0, 1, ompt_task_switch, 0),   /* its part returns, the rest queued */
+    SWITCH(1, 0, ompt_task_switch, 1),   /* thread 1 resumes it */
+    SWITCH(0, 1, ompt_task_complete, 0), /* thread 0's part ends last */
+    DO(1, BARRIER_END),
+    DO(0, BARRIER_END),
+    DO(0, END),
+    DO(1, END)};
+
 static const step part_elsewhere[] = {
     NEW(0, 1),
     NEW(0, 3), /* the team's threads take tasks in the barrier */
@@ -141,7 +165,7 @@ static const step part_elsewhere[] = {
     SWITCH(0, 0, ompt_task_switch, 1),
     DO(0, CRITICAL),
     NEW(0, 2),
-    DO(0, TASKWAIT_BEGIN),
+    IN(0, TASKWAIT_BEGIN, 1),
     SWITCH(0, 1, ompt_task_switch, 2), /* 2 starts in 1's taskwait */
     SWITCH(0, 2, ompt_task_switch, 1), /* its first part requeues it */
     SWITCH(1, 0, ompt_task_switch, 2),
@@ -150,7 +174,7 @@ static const step part_elsewhere[] = {
     SWITCH(1, 0, ompt_task_switch, 3),   /* thread 1 left 2 unreported */
     DO(1, CRITICAL),
     SWITCH(1, 3, ompt_task_complete, 0),
-    DO(0, TASKWAIT_END),
+    IN(0, TASKWAIT_END, 1),
     DO(0, CRITICAL),
     SWITCH(0, 1, ompt_task_complete, 0),
     DO(0, BARRIER_END),
@@ -211,11 +235,11 @@ static void play(const step *s)
         CALL_AS(mutex, mutex_acquired, ompt_mutex_critical, lock, at);
         CALL_AS(mutex, mutex_released, ompt_mutex_critical, lock, at);
         break;
-    case TASKWAIT_BEGIN:
+    case TASKWAIT_BEGIN: /* in task a */
     case TASKWAIT_END:
         CALL(sync_region, ompt_sync_region_taskwait,
              s->op == TASKWAIT_BEGIN ? ompt_scope_begin : ompt_scope_end, &parallel_data,
-             task_data(s->thread, 0), at);
+             task_data(s->thread, s->a), at);
         break;
     case BARRIER_BEGIN:
     case BARRIER_END:
@@ -256,11 +280,12 @@ int main(int argc, char **argv)
             : strcmp(name, "straight-on") == 0    ? straight_on
             : strcmp(name, "empty-start") == 0    ? empty_start
             : strcmp(name, "moves") == 0          ? moves
+            : strcmp(name, "overlap") == 0        ? overlap
             : strcmp(name, "part-elsewhere") == 0 ? part_elsewhere
                                                   : NULL;
     if (!steps) {
         fprintf(stderr, "usage: replay_schedule "
-                        "nested-yield|straight-on|empty-start|moves|part-elsewhere\n");
+                        "nested-yield|straight-on|empty-start|moves|overlap|part-elsewhere\n");
         return 2;
     }
     ompt_start_tool_result_t *tool = ompt_start_tool(201811, "weft replay_schedule");
