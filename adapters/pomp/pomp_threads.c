@@ -230,9 +230,10 @@ static bool suspended_here(pomp_task task)
 
 /* A task resumes after a scheduling point on a thread that neither runs nor
  * suspended it, or ends on a thread that did not begin it: an untied task
- * (weft compile --keep-untied) that LLVM's libomp moved to another thread. POMP2 reports nothing of
- * the move, so its regions cannot nest on either thread (weft check reports them); one line says
- * so, and what traces such a program soundly. */
+ * (weft compile --keep-untied) that LLVM's libomp moved to another thread.
+ * POMP2 reports nothing of the move, so its regions cannot nest on either
+ * thread (weft check reports them); one line says so, and what traces such
+ * a program soundly. */
 static void moved_task_seen(void)
 {
     static atomic_bool said;

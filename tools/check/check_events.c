@@ -187,18 +187,31 @@ static void on_join(check_state *c, const check_at *at)
         c->forks--;
 }
 
-/* A thread that begins a team runs that team's implicit task until the
- * team ends, then goes on in the task it was in (a parallel region inside
- * an explicit task). */
+/* The member count of communicator COMM (an index, or NOT_FOUND) into
+ * *COUNT; false when its group is unknown. */
+static bool members_of(const check_state *c, size_t comm, uint32_t *count)
+{
+    if (comm == NOT_FOUND || c->read.comms[comm].members == NOT_FOUND)
+        return false;
+    *count = c->read.member_groups[c->read.comms[comm].members].count;
+    return true;
+}
+
+/* The thread index of the location being read: its OTF2 id's upper half. */
+static uint64_t location_thread(const check_state *c)
+{
+    return c->read.locations[c->read.current].ref >> 32;
+}
+
 /* Scalasca's analyzer refuses a process whose OpenMP teams have different
  * sizes, nested ones included (ranks may differ from each other). */
 static weft_status note_team_shape(check_state *c, size_t comm)
 {
     if (c->teams.count > 0)
         c->teams_nested = true;
-    if (comm == NOT_FOUND || c->read.comms[comm].members == NOT_FOUND)
+    uint32_t size;
+    if (!members_of(c, comm, &size))
         return WEFT_OK;
-    uint32_t size = c->read.member_groups[c->read.comms[comm].members].count;
     const check_open *seen = c->team_sizes.items;
     for (size_t i = 0; i < c->team_sizes.count; i++) {
         if (seen[i].ref == c->read.current_rank) {
@@ -210,6 +223,9 @@ static weft_status note_team_shape(check_state *c, size_t comm)
     return push(&c->team_sizes, &first, sizeof(first));
 }
 
+/* A thread that begins a team runs that team's implicit task until the
+ * team ends, then goes on in the task it was in (a parallel region inside
+ * an explicit task). */
 static weft_status on_team_begin(check_state *c, const check_at *at, uint64_t team)
 {
     if (note_team_shape(c, comm_of(c, at, team, "thread team begin")) != WEFT_OK)
@@ -407,7 +423,7 @@ static void after_switch_back(check_state *c, const check_at *at, const weft_tra
  * written: the thread's number in its team, with three or more threads). */
 static void implicit_task_named(check_state *c, const check_at *at, const weft_trace_event *e)
 {
-    uint64_t thread = c->read.locations[c->read.current].ref >> 32;
+    uint64_t thread = location_thread(c);
     if (e->generation == 0 && e->number != thread)
         weft__check_problem(c, at,
                             "implicit task named by creating thread %" PRIu32
@@ -421,10 +437,8 @@ static void implicit_task_named(check_state *c, const check_at *at, const weft_t
 static void creator_in_team(check_state *c, const check_at *at, const weft_trace_event *e,
                             size_t comm)
 {
-    if (comm == NOT_FOUND || c->read.comms[comm].members == NOT_FOUND)
-        return;
-    uint32_t count = c->read.member_groups[c->read.comms[comm].members].count;
-    if (e->number >= count)
+    uint32_t count;
+    if (members_of(c, comm, &count) && e->number >= count)
         weft__check_problem(c, at,
                             "task created by thread %" PRIu32 " of a team of %" PRIu32 " members",
                             e->number, count);
@@ -437,7 +451,7 @@ static void creator_in_team(check_state *c, const check_at *at, const weft_trace
 static void note_mpi_thread(check_state *c, const weft_trace_event *e)
 {
     if (e->kind >= WEFT_TRACE_SEND && e->kind <= WEFT_TRACE_NONBLOCKING_COLLECTIVE_END &&
-        c->read.locations[c->read.current].ref >> 32 != 0)
+        location_thread(c) != 0)
         c->mpi_off_master = true;
 }
 
