@@ -435,12 +435,20 @@ void weft__ompt_task_in(ompt_thread *t, const ompt_data_t *task)
  * reading of the clock. */
 void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, ompt_data_t *next)
 {
+    /* A detached task's fulfilment, reported by the thread that fulfils
+     * its event, which may be running another task: nothing to record.
+     * Fulfilled early, the task completes when its body ends, as any task;
+     * late, its body's end (ompt_task_detach) was recorded as its
+     * completion, on the thread that ran it, where Scalasca's analyzer
+     * looks for a task's completion. */
+    if (status == ompt_task_early_fulfill || status == ompt_task_late_fulfill)
+        return;
     /* Settled by hand: a parked task taken straight back is not recorded. */
     ompt_thread *t = weft__ompt_self_unsettled();
     if (!t)
         return;
-    bool completed = status == ompt_task_complete || status == ompt_task_cancel ||
-                     status == ompt_task_late_fulfill;
+    bool completed =
+        status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_detach;
     if (WEFT_UNLIKELY(t->creating.task != 0))
         weft__ompt_settle_task_create(t);
     uint64_t done = prior ? prior->value : 0;
@@ -463,7 +471,7 @@ void weft__ompt_task_schedule(ompt_data_t *prior, ompt_task_status_t status, omp
     uint64_t time = part_ended_elsewhere(t, done, task, weft_now());
     if (is_explicit(done) && completed && (done & STATE)) {
         /* A parked task completes where it resumed; its region is open only
-         * when it has resumed here (detached tasks complete elsewhere). */
+         * when it has resumed here. */
         const ompt_open_region *scope = weft__ompt_task_scope(t);
         if ((done & STARTED) && scope && scope->task == (done & ~STATE)) {
             /* The thread is back in the task it ran this one from: the

@@ -11,6 +11,9 @@
  *   event:KIND=N  N events of KIND (otf2-print's spelling, THREAD_TASK_CREATE)
  *   event:KIND>=N at least N
  *   processes=N   N location groups (MPI ranks); locations=N: N locations
+ *   inside:NAME|OUTER  every Enter of a region matching NAME comes while a
+ *                 region matching OUTER is open on that location (and at
+ *                 least one such Enter exists)
  *   --only        every region entered at all matches one of the NAMEs
  *                 (the program region aside)
  *
@@ -58,8 +61,62 @@ static const char *find_operator(const char *spec, char *how)
     return op;
 }
 
+static bool region_matches(const trace_model *t, uint32_t id, const char *pattern)
+{
+    const trace_region *r = trace_region_by_id(t, id);
+    return r && fnmatch(pattern, r->name ? r->name : "", 0) == 0;
+}
+
+/* inside:NAME|OUTER, on the kept events: a stack of open regions per
+ * location, counting how many of them match OUTER. */
+static void check_inside(const trace_model *t, const char *spec)
+{
+    const char *bar = strchr(spec, '|');
+    if (!bar || bar == spec) {
+        printf("trace_regions: bad spec 'inside:%s'\n", spec);
+        failures++;
+        return;
+    }
+    char name[1024];
+    snprintf(name, sizeof(name), "%.*s", (int)(bar - spec), spec);
+    const char *outer = bar + 1;
+    uint64_t enters = 0, outside = 0;
+    for (size_t l = 0; l < t->location_count; l++) {
+        const trace_location_stats *loc = &t->locations[l];
+        bool stack[256];
+        size_t depth = 0, open_outer = 0;
+        for (size_t i = 0; i < loc->event_list_len; i++) {
+            const trace_event *e = &loc->events[i];
+            if (e->kind == TRACE_EVENT_ENTER) {
+                if (region_matches(t, e->region, name)) {
+                    enters++;
+                    outside += open_outer == 0;
+                }
+                bool is_outer = region_matches(t, e->region, outer);
+                open_outer += is_outer;
+                if (depth < sizeof(stack) / sizeof(stack[0]))
+                    stack[depth] = is_outer;
+                depth++;
+            } else if (e->kind == TRACE_EVENT_LEAVE && depth > 0) {
+                depth--;
+                if (depth < sizeof(stack) / sizeof(stack[0]))
+                    open_outer -= stack[depth];
+            }
+        }
+    }
+    if (enters == 0 || outside != 0) {
+        printf("trace_regions: %s: entered %llu times, %llu of them outside %s\n", name,
+               (unsigned long long)enters, (unsigned long long)outside, outer);
+        failures++;
+    }
+}
+
 static void check_spec(const trace_model *t, const char *spec)
 {
+    if (strncmp(spec, "inside:", 7) == 0) {
+        check_inside(t, spec + 7);
+        return;
+    }
     char how;
     const char *op = find_operator(spec, &how);
     if (!op || op == spec) {
@@ -113,7 +170,7 @@ static void check_only(const trace_model *t, char **specs, int count)
             continue;
         bool named = false;
         for (int i = 0; i < count && !named; i++) {
-            if (strncmp(specs[i], "event:", 6) == 0)
+            if (strncmp(specs[i], "event:", 6) == 0 || strncmp(specs[i], "inside:", 7) == 0)
                 continue;
             char how;
             const char *op = find_operator(specs[i], &how);
@@ -158,12 +215,16 @@ static void check_balance(const trace_model *t)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: trace_regions ANCHOR [--only] NAME=N|event:KIND=N ...\n");
+        fprintf(stderr,
+                "usage: trace_regions ANCHOR [--only] NAME=N|event:KIND=N|inside:NAME|OUTER ...\n");
         return 2;
     }
     trace_model *t = NULL;
     char err[512];
-    if (trace_load(argv[1], NULL, &t, err, sizeof(err)) != 0) {
+    trace_options options = {.keep_events = false};
+    for (int i = 2; i < argc; i++)
+        options.keep_events |= strncmp(argv[i], "inside:", 7) == 0;
+    if (trace_load(argv[1], &options, &t, err, sizeof(err)) != 0) {
         printf("trace_regions: %s\n", err);
         return 1;
     }
