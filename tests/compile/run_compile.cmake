@@ -371,6 +371,16 @@ elseif(SCENARIO STREQUAL "opari2_crash")
     endif()
     expect_build_files()
 
+# --- doacross directives in a source not preprocessed: the hint names the remedy -------
+elseif(SCENARIO STREQUAL "doacross_unpreprocessed")
+    weft_compile(-- ${COMPILER} -fopenmp -c ../src/doacross.${EXT})
+    expect_exit(1)
+    expect_match(err "ordered depend' directives need weft compile's preprocessing: add -cpp\\)\n$")
+    file(GLOB kept "${TMP}/weft-compile-*") # kept for a look, as the line says
+    file(REMOVE_RECURSE ${kept})
+    compile_ok(-- ${COMPILER} -cpp -fopenmp ../src/doacross.${EXT} -o prog)
+    run_program(prog "           7")
+
 # --- two files: compiled separately (-c, -c, link), and in one command ---------------
 elseif(SCENARIO STREQUAL "separate")
     compile_ok(-- ${COMPILER} -fopenmp -c ../src/main2.${EXT})

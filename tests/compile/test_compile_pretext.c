@@ -1,7 +1,7 @@
 /* Unit tests of the rewrites of preprocessed text around OPARI2
- * (tools/compile/compile_pretext.c, compile_cstmt.c) and of the joining of
- * gfortran's two dependency files (compile_depfile.c). Table-driven: input
- * text, the exact output. */
+ * (tools/compile/compile_pretext.c, compile_cstmt.c, compile_doacross.c)
+ * and of the joining of gfortran's two dependency files
+ * (compile_depfile.c). Table-driven: input text, the exact output. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "compile_depfile.h"
+#include "compile_doacross.h"
 #include "compile_pretext.h"
 
 typedef struct text_case {
@@ -121,6 +122,84 @@ static void run_untied(const text_case *cases, size_t count, bool fortran)
     }
 }
 
+/* clang-format off */
+static const text_case hide_c[] = {
+    {"doacross: sink and source hidden, the loop's directive and an ordered block not",
+     "#pragma omp for ordered(1)\nfor (i = 1; i < n; i++) {\n"
+     "#pragma omp ordered depend(sink : i - 1)\n  a[i] = a[i - 1];\n"
+     "  #  pragma  omp  ordered depend(source)\n}\n#pragma omp ordered\n{ x(); }\n",
+     "#pragma omp for ordered(1)\nfor (i = 1; i < n; i++) {\n"
+     "//weft-hidden-from-opari2:#pragma omp ordered depend(sink : i - 1)\n  a[i] = a[i - 1];\n"
+     "//weft-hidden-from-opari2:  #  pragma  omp  ordered depend(source)\n}\n"
+     "#pragma omp ordered\n{ x(); }\n", 2},
+    {"OpenMP 5.2's doacross clause; no newline at the end",
+     "#pragma omp ordered doacross(sink: i - 1)", 
+     "//weft-hidden-from-opari2:#pragma omp ordered doacross(sink: i - 1)", 1},
+    {"ordered threads, a word containing depend, or not ordered: nothing",
+     "#pragma omp ordered threads\n#pragma omp ordered simd // independent\n"
+     "#pragma omp task depend(in: x)\n",
+     "#pragma omp ordered threads\n#pragma omp ordered simd // independent\n"
+     "#pragma omp task depend(in: x)\n", 0},
+};
+
+static const text_case shield_c[] = {
+    {"ordered(N) of a combined parallel for travels with schedule; nested parentheses",
+     "#pragma omp parallel for ordered(2) schedule(static) if(f(a, (b))) num_threads(2)\n"
+     "#pragma omp for ordered(1)\n#pragma omp parallel for ordered\n",
+     "#pragma omp parallel for schedule(weft_ordered:2) schedule(static) if(f(a, (b))) "
+     "num_threads(2)\n#pragma omp for ordered(1)\n#pragma omp parallel for ordered\n", 1},
+};
+
+static const text_case hide_fortran[] = {
+    {"combined parallel do, the clause on a continuation line",
+     "!$omp parallel do private(x) &\n!$omp& ordered(1)\n",
+     "!$omp parallel do private(x) &\n!$omp& schedule(weft_ordered:1)\n", 1},
+    {"free form, upper case, with a continuation line (&, or none after it)",
+     "!$OMP ORDERED DEPEND(SINK: I-1)\n  A(I) = A(I-1)\n  !$omp ordered &\n  !$omp depend(source)\n"
+     "!$omp ordered\n!$omp end ordered\n",
+     "!weft-hidden-from-opari2:!$OMP ORDERED DEPEND(SINK: I-1)\n  A(I) = A(I-1)\n"
+     "!weft-hidden-from-opari2:  !$omp ordered &\n!weft-hidden-from-opari2:  !$omp depend(source)\n"
+     "!$omp ordered\n!$omp end ordered\n", 2},
+    {"fixed form: a mark in column 6 continues",
+     "c$omp ordered\nc$omp+depend(sink: i-1)\n      a(i) = 1\n",
+     "!weft-hidden-from-opari2:c$omp ordered\n!weft-hidden-from-opari2:c$omp+depend(sink: i-1)\n"
+     "      a(i) = 1\n", 1},
+};
+/* clang-format on */
+
+static void run_hide(const text_case *cases, size_t count, bool fortran)
+{
+    for (size_t i = 0; i < count; i++) {
+        unsigned changed = 99;
+        char *hidden = weft__compile_hide_doacross(cases[i].text, fortran, false, &changed);
+        assert_non_null(hidden);
+        /* what OPARI2 is given, then what it leaves for the compiler */
+        expect_text(cases[i].name, weft__compile_show_doacross(hidden, fortran), cases[i].text);
+        expect_text(cases[i].name, hidden, cases[i].expected);
+        assert_int_equal(changed, cases[i].changed);
+    }
+}
+
+static void test_hide_doacross(void **state)
+{
+    (void)state;
+    run_hide(hide_c, sizeof(hide_c) / sizeof(hide_c[0]), false);
+    run_hide(shield_c, sizeof(shield_c) / sizeof(shield_c[0]), false);
+    run_hide(hide_fortran, sizeof(hide_fortran) / sizeof(hide_fortran[0]), true);
+    /* a C mark means nothing in Fortran text, and the other way round */
+    expect_text("other language's mark",
+                weft__compile_show_doacross("//weft-hidden-from-opari2:x\n", true),
+                "//weft-hidden-from-opari2:x\n");
+    /* blanks before the parenthesis: found, and not kept */
+    expect_text(
+        "ordered (N)",
+        weft__compile_hide_doacross("#pragma omp parallel for ordered (1)\n", false, false, NULL),
+        "#pragma omp parallel for schedule(weft_ordered:1)\n");
+    /* fixed form: the clause stays, the longer text could pass column 72 */
+    const char *fixed = "c$omp parallel do ordered(1)\n";
+    expect_text("fixed form", weft__compile_hide_doacross(fixed, true, true, NULL), fixed);
+}
+
 static void test_untied_c(void **state)
 {
     (void)state;
@@ -187,9 +266,10 @@ static void test_depfile_join(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_untied_c),     cmocka_unit_test(test_untied_fortran),
-        cmocka_unit_test(test_brace_else),   cmocka_unit_test(test_brace_if_else),
-        cmocka_unit_test(test_line_markers), cmocka_unit_test(test_depfile_join),
+        cmocka_unit_test(test_untied_c),      cmocka_unit_test(test_untied_fortran),
+        cmocka_unit_test(test_brace_else),    cmocka_unit_test(test_brace_if_else),
+        cmocka_unit_test(test_line_markers),  cmocka_unit_test(test_depfile_join),
+        cmocka_unit_test(test_hide_doacross),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

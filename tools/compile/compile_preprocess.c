@@ -11,7 +11,8 @@
  *      pomp2_lib.h and then writes the line OPARI2 puts its include at. With
  *      -MD/-MMD this run writes the dependency file: the user's headers.
  *   2. NAME.in.c: that text with workarounds of OPARI2 2.0.7 bugs
- *      (compile_pretext.h), a comma after `untied` (unless --keep-untied),
+ *      (compile_pretext.h, compile_doacross.h): doacross directives hidden
+ *      (shown again in step 3), a comma after `untied` (unless --keep-untied),
  *      braces around a construct followed by `else` and around an `if`
  *      with `else` a construct (or its loops) holds, and its line
  *      markers' files made absolute (OPARI2 takes them relative to the file
@@ -44,6 +45,7 @@
 #include <unistd.h>
 
 #include "compile_depfile.h"
+#include "compile_doacross.h"
 #include "compile_pretext.h"
 #include "compile_text.h"
 
@@ -297,8 +299,13 @@ static const char *current_dir(char *buffer, size_t size)
  * absolute, as OPARI2 names them relative to the file it reads. */
 static char *workarounds(const prep *p, const char *text)
 {
-    char *untied =
-        p->ctx->keep_untied ? strdup(text) : weft__compile_untied_commas(text, p->fortran, NULL);
+    char *hidden = weft__compile_hide_doacross(text, p->fortran,
+                                               p->lang == WEFT_COMPILE_LANG_FORTRAN_FIXED, NULL);
+    char *untied = !hidden || p->ctx->keep_untied
+                       ? hidden
+                       : weft__compile_untied_commas(hidden, p->fortran, NULL);
+    if (untied != hidden)
+        free(hidden);
     char *outer = untied && !p->fortran ? weft__compile_brace_else(untied, NULL) : NULL;
     char *braced = outer ? weft__compile_brace_if_else(outer, NULL) : NULL;
     free(outer);
@@ -311,17 +318,20 @@ static char *workarounds(const prep *p, const char *text)
     return absolute;
 }
 
-/* Step 3's line markers as step 1 named the files. */
+/* Step 3's line markers as step 1 named the files, and the directives
+ * step 2 hid from OPARI2 shown again. */
 static char *line_markers(const prep *p, const char *text)
 {
+    char *shown = weft__compile_show_doacross(text, p->fortran);
     weft_compile_text pre = {0};
-    if (weft__compile_text_read(p->pre, &pre) != WEFT_OK) {
+    if (!shown || weft__compile_text_read(p->pre, &pre) != WEFT_OK) {
         weft__compile_text_free(&pre);
-        return strdup(text); /* step 1's output went away: markers stay absolute */
+        return shown; /* step 1's output went away: markers stay absolute */
     }
     char cwd[4096];
-    char *mapped = weft__compile_map_lines(text, pre.text, current_dir(cwd, sizeof(cwd)));
+    char *mapped = weft__compile_map_lines(shown, pre.text, current_dir(cwd, sizeof(cwd)));
     weft__compile_text_free(&pre);
+    free(shown);
     return mapped;
 }
 

@@ -10,96 +10,19 @@
 #include <string.h>
 #include <strings.h>
 
+#include "compile_directive.h"
 #include "compile_text.h"
 #include "grow.h"
 
-static size_t line_length(const char *line)
-{
-    const char *newline = strchr(line, '\n');
-    return newline ? (size_t)(newline - line) : strlen(line);
-}
-
-static bool ident_char(char c)
-{
-    return isalnum((unsigned char)c) || c == '_';
-}
-
-/* True when the LEN bytes at AT are WORD (case folded when FOLD), followed
- * by no identifier character. */
-static bool word_at(const char *at, size_t len, const char *word, bool fold)
-{
-    size_t n = strlen(word);
-    if (len < n || (fold ? strncasecmp(at, word, n) : strncmp(at, word, n)) != 0)
-        return false;
-    return len == n || !ident_char(at[n]);
-}
-
-static size_t skip_blanks(const char *line, size_t i, size_t len)
-{
-    while (i < len && (line[i] == ' ' || line[i] == '\t'))
-        i++;
-    return i;
-}
+#define line_length weft__directive_line_length
+#define ident_char weft__directive_ident_char
+#define word_at weft__directive_word_at
+#define skip_blanks weft__directive_skip_blanks
+#define c_directive_clauses weft__directive_c_clauses
+#define fortran_directive weft__directive_fortran
+#define fortran_continues weft__directive_fortran_continues
 
 /* ---- untied --------------------------------------------------------------- */
-
-/* Where the directive's clauses start on a C line `#pragma omp task ...`,
- * or 0 when the line is no task directive. */
-static size_t c_task_clauses(const char *line, size_t len)
-{
-    size_t i = skip_blanks(line, 0, len);
-    if (i >= len || line[i] != '#')
-        return 0;
-    i = skip_blanks(line, i + 1, len);
-    if (!word_at(line + i, len - i, "pragma", false))
-        return 0;
-    i = skip_blanks(line, i + 6, len);
-    if (!word_at(line + i, len - i, "omp", false))
-        return 0;
-    i = skip_blanks(line, i + 3, len);
-    return word_at(line + i, len - i, "task", false) ? i + 4 : 0;
-}
-
-/* A Fortran OpenMP directive line: where its text starts after the sentinel
- * (and a continuation's `&`), 0 when the line is none. *CONTINUED tells a
- * continuation line. */
-static size_t fortran_directive(const char *line, size_t len, bool *continued)
-{
-    size_t i = skip_blanks(line, 0, len);
-    bool column1 = i == 0;
-    if (len - i < 5 || line[i + 1] != '$' || strncasecmp(line + i + 2, "omp", 3) != 0)
-        return 0;
-    char s = line[i];
-    if (!(s == '!' || (column1 && (s == 'c' || s == 'C' || s == '*'))))
-        return 0;
-    i += 5;
-    *continued = false;
-    if (i < len && line[i] == '&') { /* free form: "!$omp& ..." */
-        *continued = true;
-        return i + 1;
-    }
-    if (column1 && i < len && line[i] != ' ' && line[i] != '\t' && line[i] != '0') {
-        *continued = true; /* fixed form: a mark in column 6 */
-        return i + 1;
-    }
-    return i;
-}
-
-/* True when the Fortran directive line LINE ends with `&` (before any `!`
- * comment): the directive continues on the next line. */
-static bool fortran_continues(const char *line, size_t from, size_t len)
-{
-    size_t end = len;
-    for (size_t i = from; i < len; i++) {
-        if (line[i] == '!') {
-            end = i;
-            break;
-        }
-    }
-    while (end > from && (line[end - 1] == ' ' || line[end - 1] == '\t' || line[end - 1] == '\r'))
-        end--;
-    return end > from && line[end - 1] == '&';
-}
 
 /* Copies the clause text LINE[from, len) into OUT with a comma after each
  * `untied` at parenthesis depth 0 that needs one. */
@@ -142,7 +65,7 @@ char *weft__compile_untied_commas(const char *text, bool fortran, unsigned *chan
         size_t len = line_length(line);
         size_t clauses = 0;
         if (!fortran) {
-            clauses = c_task_clauses(line, len);
+            clauses = c_directive_clauses(line, len, "task");
         } else {
             bool continued = false;
             size_t at = fortran_directive(line, len, &continued);
