@@ -381,6 +381,14 @@ elseif(SCENARIO STREQUAL "doacross_unpreprocessed")
     compile_ok(-- ${COMPILER} -cpp -fopenmp ../src/doacross.${EXT} -o prog)
     run_program(prog "           7")
 
+# --- a cancellable parallel region: built, with one line saying what OPARI2 misses ---
+elseif(SCENARIO STREQUAL "cancel_warning")
+    weft_compile(-- ${COMPILER} -fopenmp ../src/cancel_parallel.c -o prog)
+    expect_exit(0)
+    expect_match(err "^weft compile: '\\.\\./src/cancel_parallel\\.c' has 1 cancel or cancellation point directive for a parallel region, sections or a taskgroup, which OPARI2 does not instrument: .*weft run\\) instead\n$")
+    expect_stderr_lines(1)
+    run_program(prog "1")
+
 # --- two files: compiled separately (-c, -c, link), and in one command ---------------
 elseif(SCENARIO STREQUAL "separate")
     compile_ok(-- ${COMPILER} -fopenmp -c ../src/main2.${EXT})

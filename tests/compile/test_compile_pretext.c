@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "compile_cancel.h"
 #include "compile_depfile.h"
 #include "compile_doacross.h"
 #include "compile_pretext.h"
@@ -200,6 +201,55 @@ static void test_hide_doacross(void **state)
     expect_text("fixed form", weft__compile_hide_doacross(fixed, true, true, NULL), fixed);
 }
 
+/* clang-format off */
+static const text_case waits_c[] = {
+    {"the loop and the sections holding cancel directives lose OPARI2's nowait, others not",
+     "#pragma omp          for schedule(static)    nowait\nfor (;;) {\n"
+     "#pragma omp cancel for if(x)\n#pragma omp cancellation point for\n}\n"
+     "#pragma omp barrier\n#pragma omp for nowait\nfor (;;) {}\n"
+     "#pragma omp sections nowait\n{\n#pragma omp section\n{\n"
+     "#pragma omp cancellation point sections\n}\n}\n",
+     "#pragma omp          for schedule(static)          \nfor (;;) {\n"
+     "#pragma omp cancel for if(x)\n#pragma omp cancellation point for\n}\n"
+     "#pragma omp barrier\n#pragma omp for nowait\nfor (;;) {}\n"
+     "#pragma omp sections       \n{\n#pragma omp section\n{\n"
+     "#pragma omp cancellation point sections\n}\n}\n", 2},
+};
+
+static const text_case waits_fortran[] = {
+    {"the end after the cancel that ends no loop begun in between",
+     "!$omp do\ndo i = 1, n\n!$OMP CANCEL DO\n!$omp parallel\n!$omp do\ndo j = 1, n\nend do\n"
+     "!$omp end do nowait\n!$omp end parallel\nend do\n!$omp end do nowait\n",
+     "!$omp do\ndo i = 1, n\n!$OMP CANCEL DO\n!$omp parallel\n!$omp do\ndo j = 1, n\nend do\n"
+     "!$omp end do nowait\n!$omp end parallel\nend do\n!$omp end do       \n", 1},
+};
+/* clang-format on */
+
+static void run_waits(const text_case *cases, size_t count, bool fortran)
+{
+    for (size_t i = 0; i < count; i++) {
+        unsigned changed = 99;
+        expect_text(cases[i].name, weft__compile_cancel_waits(cases[i].text, fortran, &changed),
+                    cases[i].expected);
+        assert_int_equal(changed, cases[i].changed);
+    }
+}
+
+static void test_cancel(void **state)
+{
+    (void)state;
+    run_waits(waits_c, sizeof(waits_c) / sizeof(waits_c[0]), false);
+    run_waits(waits_fortran, sizeof(waits_fortran) / sizeof(waits_fortran[0]), true);
+    assert_int_equal(weft__compile_cancel_jumps("#pragma omp cancel parallel if(x)\n"
+                                                "#pragma omp cancellation point taskgroup\n"
+                                                "#pragma omp cancel sections\n"
+                                                "#pragma omp cancel for\n#pragma omp parallel\n",
+                                                false),
+                     3);
+    assert_int_equal(weft__compile_cancel_jumps("!$omp cancel parallel\n!$omp cancel do\n", true),
+                     1);
+}
+
 static void test_untied_c(void **state)
 {
     (void)state;
@@ -269,7 +319,7 @@ int main(void)
         cmocka_unit_test(test_untied_c),      cmocka_unit_test(test_untied_fortran),
         cmocka_unit_test(test_brace_else),    cmocka_unit_test(test_brace_if_else),
         cmocka_unit_test(test_line_markers),  cmocka_unit_test(test_depfile_join),
-        cmocka_unit_test(test_hide_doacross),
+        cmocka_unit_test(test_hide_doacross), cmocka_unit_test(test_cancel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

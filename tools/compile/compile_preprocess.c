@@ -18,7 +18,8 @@
  *      markers' files made absolute (OPARI2 takes them relative to the file
  *      it reads, the regions would name the work directory).
  *   3. opari2 --preprocessed ... NAME.in.c NAME.c (and NAME.in.c.opari.inc),
- *      then its line markers and `#line` directives back to the files as
+ *      then the constructs holding a cancel directive given their barrier
+ *      back (compile_cancel.h), then its line markers and `#line` directives back to the files as
  *      step 1 named them, so diagnostics name them as without weft.
  *   4. CC -E -undef -w FLAGS NAME.c -o NAME.i: expands OPARI2's macros only
  *      (the user's -D/-U/-include are not given again: -Dx=x+1 applied twice
@@ -44,6 +45,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compile_cancel.h"
 #include "compile_depfile.h"
 #include "compile_doacross.h"
 #include "compile_pretext.h"
@@ -299,6 +301,15 @@ static const char *current_dir(char *buffer, size_t size)
  * absolute, as OPARI2 names them relative to the file it reads. */
 static char *workarounds(const prep *p, const char *text)
 {
+    unsigned jumps = weft__compile_cancel_jumps(text, p->fortran);
+    if (jumps)
+        fprintf(stderr,
+                "weft compile: '%s' has %u cancel or cancellation point directive%s for a "
+                "parallel region, sections or a taskgroup, which OPARI2 does not instrument: "
+                "when cancellation is active (OMP_CANCELLATION=true), the end of a cancelled "
+                "region is not recorded and the trace is broken; trace the program through "
+                "OMPT (weft run) instead\n",
+                p->source, jumps, jumps == 1 ? "" : "s");
     char *hidden = weft__compile_hide_doacross(text, p->fortran,
                                                p->lang == WEFT_COMPILE_LANG_FORTRAN_FIXED, NULL);
     char *untied = !hidden || p->ctx->keep_untied
@@ -318,11 +329,14 @@ static char *workarounds(const prep *p, const char *text)
     return absolute;
 }
 
-/* Step 3's line markers as step 1 named the files, and the directives
- * step 2 hid from OPARI2 shown again. */
+/* Step 3's line markers as step 1 named the files, the directives step 2
+ * hid from OPARI2 shown again, and constructs holding a cancel directive
+ * given their barrier back (compile_cancel.h). */
 static char *line_markers(const prep *p, const char *text)
 {
-    char *shown = weft__compile_show_doacross(text, p->fortran);
+    char *waits = weft__compile_cancel_waits(text, p->fortran, NULL);
+    char *shown = waits ? weft__compile_show_doacross(waits, p->fortran) : NULL;
+    free(waits);
     weft_compile_text pre = {0};
     if (!shown || weft__compile_text_read(p->pre, &pre) != WEFT_OK) {
         weft__compile_text_free(&pre);
