@@ -1,5 +1,5 @@
 /* Unit tests of the rewrites of preprocessed text around OPARI2
- * (tools/compile/compile_pretext.c, compile_cstmt.c, compile_doacross.c)
+ * (tools/compile/compile_pretext.c, compile_cstmt.c, compile_shield.c)
  * and of the joining of gfortran's two dependency files
  * (compile_depfile.c). Table-driven: input text, the exact output. */
 #include <setjmp.h>
@@ -13,7 +13,7 @@
 
 #include "compile_cancel.h"
 #include "compile_depfile.h"
-#include "compile_doacross.h"
+#include "compile_shield.h"
 #include "compile_pretext.h"
 
 typedef struct text_case {
@@ -151,7 +151,22 @@ static const text_case shield_c[] = {
      "num_threads(2)\n#pragma omp for ordered(1)\n#pragma omp parallel for ordered\n", 1},
 };
 
+static const text_case simd_c[] = {
+    {"parallel for simd: simd and the clauses OPARI2 would give parallel",
+     "#pragma omp parallel for simd safelen(4) linear(j:1) reduction(+:s) order(concurrent)\n",
+     "#pragma omp parallel for schedule(weft_simd:) schedule(weft_safelen:4) "
+     "schedule(weft_linear:j:1) reduction(+:s) schedule(weft_order:concurrent)\n", 4},
+    {"not a combined loop, or a longer word: nothing",
+     "#pragma omp for simd safelen(4)\n#pragma omp parallel for simdlen_x(2)\n",
+     "#pragma omp for simd safelen(4)\n#pragma omp parallel for simdlen_x(2)\n", 0},
+};
+
 static const text_case hide_fortran[] = {
+    {"parallel do simd, a clause on the continuation line; the end directive as it is",
+     "!$omp parallel do simd private(x) &\n!$omp& aligned(a:32)\ndo i = 1, n\nend do\n"
+     "!$omp end parallel do simd\n",
+     "!$omp parallel do schedule(weft_simd:) private(x) &\n!$omp& schedule(weft_aligned:a:32)\n"
+     "do i = 1, n\nend do\n!$omp end parallel do simd\n", 2},
     {"combined parallel do, the clause on a continuation line",
      "!$omp parallel do private(x) &\n!$omp& ordered(1)\n",
      "!$omp parallel do private(x) &\n!$omp& schedule(weft_ordered:1)\n", 1},
@@ -172,10 +187,10 @@ static void run_hide(const text_case *cases, size_t count, bool fortran)
 {
     for (size_t i = 0; i < count; i++) {
         unsigned changed = 99;
-        char *hidden = weft__compile_hide_doacross(cases[i].text, fortran, false, &changed);
+        char *hidden = weft__compile_shield(cases[i].text, fortran, false, &changed);
         assert_non_null(hidden);
         /* what OPARI2 is given, then what it leaves for the compiler */
-        expect_text(cases[i].name, weft__compile_show_doacross(hidden, fortran), cases[i].text);
+        expect_text(cases[i].name, weft__compile_unshield(hidden, fortran), cases[i].text);
         expect_text(cases[i].name, hidden, cases[i].expected);
         assert_int_equal(changed, cases[i].changed);
     }
@@ -186,19 +201,27 @@ static void test_hide_doacross(void **state)
     (void)state;
     run_hide(hide_c, sizeof(hide_c) / sizeof(hide_c[0]), false);
     run_hide(shield_c, sizeof(shield_c) / sizeof(shield_c[0]), false);
+    run_hide(simd_c, sizeof(simd_c) / sizeof(simd_c[0]), false);
+    /* OPARI2's loop of a parallel do simd: simd back, and on its end */
+    expect_text("Fortran do simd end",
+                weft__compile_unshield("!$omp          do schedule(weft_simd:)\ndo i = 1, n\n"
+                                       "!$omp do\ndo j = 1, n\nend do\n!$omp end do\nend do\n"
+                                       "!$omp end do nowait\n",
+                                       true),
+                "!$omp          do simd\ndo i = 1, n\n!$omp do\ndo j = 1, n\nend do\n"
+                "!$omp end do\nend do\n!$omp end do simd nowait\n");
     run_hide(hide_fortran, sizeof(hide_fortran) / sizeof(hide_fortran[0]), true);
     /* a C mark means nothing in Fortran text, and the other way round */
     expect_text("other language's mark",
-                weft__compile_show_doacross("//weft-hidden-from-opari2:x\n", true),
+                weft__compile_unshield("//weft-hidden-from-opari2:x\n", true),
                 "//weft-hidden-from-opari2:x\n");
     /* blanks before the parenthesis: found, and not kept */
-    expect_text(
-        "ordered (N)",
-        weft__compile_hide_doacross("#pragma omp parallel for ordered (1)\n", false, false, NULL),
-        "#pragma omp parallel for schedule(weft_ordered:1)\n");
+    expect_text("ordered (N)",
+                weft__compile_shield("#pragma omp parallel for ordered (1)\n", false, false, NULL),
+                "#pragma omp parallel for schedule(weft_ordered:1)\n");
     /* fixed form: the clause stays, the longer text could pass column 72 */
     const char *fixed = "c$omp parallel do ordered(1)\n";
-    expect_text("fixed form", weft__compile_hide_doacross(fixed, true, true, NULL), fixed);
+    expect_text("fixed form", weft__compile_shield(fixed, true, true, NULL), fixed);
 }
 
 /* clang-format off */

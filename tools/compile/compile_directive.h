@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading OpenMP directive lines in preprocessed C/C++ and Fortran text,
- * for the rewrites around OPARI2 (compile_pretext.c, compile_doacross.c).
+ * for the rewrites around OPARI2 (compile_pretext.c, compile_shield.c).
  * LINE is not '\0'-terminated at its end: LEN bytes, up to the newline.
  * Private to tools/. */
 #ifndef WEFT_TOOLS_COMPILE_DIRECTIVE_H

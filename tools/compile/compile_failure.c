@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compile_doacross.h"
+#include "compile_shield.h"
 #include "compile_text.h"
 
 /* The quiet compile of source INDEX as the user asked for it, without
@@ -42,14 +42,14 @@ static void plain_check_command(const weft_compile_ctx *ctx, int index, weft_com
     weft__compile_argv_push(argv, plan->argv[index]);
 }
 
-/* Whether SOURCE has stand-alone `ordered depend` directives, which only
- * weft compile's preprocessing path hides from OPARI2. */
-static bool has_doacross(const char *source, bool fortran)
+/* Whether SOURCE has directives or clauses OPARI2 does not know, which only
+ * weft compile's preprocessing path hides from it (compile_shield.h). */
+static bool needs_shield(const char *source, bool fortran)
 {
     weft_compile_text text = {0};
     unsigned found = 0;
     if (weft__compile_text_read(source, &text) == WEFT_OK)
-        free(weft__compile_hide_doacross(text.text, fortran, false, &found));
+        free(weft__compile_shield(text.text, fortran, false, &found));
     weft__compile_text_free(&text);
     return found != 0;
 }
@@ -70,11 +70,13 @@ int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, 
     bool preprocessed = !ctx->no_preprocess && weft__compile_preprocesses(ctx->plan, index);
     bool fortran = weft__compile_is_fortran(ctx->plan->langs[index]);
     const char *hint = preprocessed ? "try --no-preprocess, or report it" : "report it";
-    if (!preprocessed && opari2_failed && has_doacross(source, fortran))
-        hint = ctx->no_preprocess ? "its stand-alone 'ordered depend' directives need weft "
-                                    "compile's preprocessing: leave out --no-preprocess"
-                                  : "its stand-alone 'ordered depend' directives need weft "
-                                    "compile's preprocessing: add -cpp";
+    if (!preprocessed && needs_shield(source, fortran))
+        hint = ctx->no_preprocess ? "OpenMP that OPARI2 does not know (doacross loops, clauses "
+                                    "of combined loops) needs weft compile's preprocessing: "
+                                    "leave out --no-preprocess"
+                                  : "OpenMP that OPARI2 does not know (doacross loops, clauses "
+                                    "of combined loops) needs weft compile's preprocessing: "
+                                    "add -cpp";
     const char *how = opari2_signal ? "crashed" : "failed";
     char why[96];
     if (opari2_signal)

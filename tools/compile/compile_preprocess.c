@@ -11,8 +11,9 @@
  *      pomp2_lib.h and then writes the line OPARI2 puts its include at. With
  *      -MD/-MMD this run writes the dependency file: the user's headers.
  *   2. NAME.in.c: that text with workarounds of OPARI2 2.0.7 bugs
- *      (compile_pretext.h, compile_doacross.h): doacross directives hidden
- *      (shown again in step 3), a comma after `untied` (unless --keep-untied),
+ *      (compile_pretext.h, compile_shield.h): what OPARI2 does not know
+ *      hidden (doacross directives, clauses of combined loops; shown again
+ *      in step 3), a comma after `untied` (unless --keep-untied),
  *      braces around a construct followed by `else` and around an `if`
  *      with `else` a construct (or its loops) holds, and its line
  *      markers' files made absolute (OPARI2 takes them relative to the file
@@ -47,7 +48,7 @@
 
 #include "compile_cancel.h"
 #include "compile_depfile.h"
-#include "compile_doacross.h"
+#include "compile_shield.h"
 #include "compile_pretext.h"
 #include "compile_text.h"
 
@@ -310,8 +311,8 @@ static char *workarounds(const prep *p, const char *text)
                 "region is not recorded and the trace is broken; trace the program through "
                 "OMPT (weft run) instead\n",
                 p->source, jumps, jumps == 1 ? "" : "s");
-    char *hidden = weft__compile_hide_doacross(text, p->fortran,
-                                               p->lang == WEFT_COMPILE_LANG_FORTRAN_FIXED, NULL);
+    char *hidden =
+        weft__compile_shield(text, p->fortran, p->lang == WEFT_COMPILE_LANG_FORTRAN_FIXED, NULL);
     char *untied = !hidden || p->ctx->keep_untied
                        ? hidden
                        : weft__compile_untied_commas(hidden, p->fortran, NULL);
@@ -335,7 +336,7 @@ static char *workarounds(const prep *p, const char *text)
 static char *line_markers(const prep *p, const char *text)
 {
     char *waits = weft__compile_cancel_waits(text, p->fortran, NULL);
-    char *shown = waits ? weft__compile_show_doacross(waits, p->fortran) : NULL;
+    char *shown = waits ? weft__compile_unshield(waits, p->fortran) : NULL;
     free(waits);
     weft_compile_text pre = {0};
     if (!shown || weft__compile_text_read(p->pre, &pre) != WEFT_OK) {

@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* What OPARI2 does not know, hidden from it and shown again
+ * (compile_shield.h). */
+#include "compile_shield.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compile_directive.h"
+#include "compile_text.h"
+
+#define line_length weft__directive_line_length
+#define ident_char weft__directive_ident_char
+#define word_at weft__directive_word_at
+#define skip_blanks weft__directive_skip_blanks
+
+#define HIDDEN_C "//weft-hidden-from-opari2:"
+#define HIDDEN_FORTRAN "!weft-hidden-from-opari2:"
+#define SHIELD "schedule(weft_"
+
+/* The clauses of a combined loop shielded from OPARI2 (see the header). */
+static const char *const shielded[] = {"ordered", "linear",  "order",      "safelen",
+                                       "simdlen", "aligned", "nontemporal"};
+
+/* True when LINE[from, len) holds the word `depend` or `doacross`. */
+static bool names_doacross(const char *line, size_t from, size_t len, bool fold)
+{
+    for (size_t i = from; i < len; i++) {
+        if ((i == 0 || !ident_char(line[i - 1])) && (word_at(line + i, len - i, "depend", fold) ||
+                                                     word_at(line + i, len - i, "doacross", fold)))
+            return true;
+    }
+    return false;
+}
+
+/* One directive: its lines (a Fortran one's continuation lines included),
+ * where its first word starts, and how many lines it has. */
+typedef struct directive {
+    const char *first;
+    size_t word; /* in the first line; 0: no directive */
+    size_t lines;
+} directive;
+
+static directive read_directive(const char *line, bool fortran)
+{
+    directive d = {line, 0, 1};
+    size_t len = line_length(line);
+    if (!fortran) { /* one line: the preprocessor joined its continuations */
+        size_t omp = weft__directive_c_omp(line, len);
+        d.word = omp ? skip_blanks(line, omp, len) : 0;
+        return d;
+    }
+    bool continued = false;
+    size_t at = weft__directive_fortran(line, len, &continued);
+    if (!at || continued)
+        return d;
+    d.word = skip_blanks(line, at, len);
+    /* Continued by a `&` at the end (free form) or a mark in column 6 of
+     * the next line (fixed form). */
+    while (line[len] == '\n') {
+        const char *next = line + len + 1;
+        size_t next_len = line_length(next);
+        size_t next_at = weft__directive_fortran(next, next_len, &continued);
+        if (!next_at || !(continued || weft__directive_fortran_continues(line, at, len)))
+            break;
+        line = next, len = next_len, at = next_at;
+        d.lines++;
+    }
+    return d;
+}
+
+/* Whether the directive's first word is WORD. */
+static bool directive_is(const directive *d, const char *word, bool fortran)
+{
+    const char *line = d->first;
+    size_t len = line_length(line);
+    return d->word && word_at(line + d->word, len - d->word, word, fortran);
+}
+
+/* `ordered` with a `depend` or `doacross` clause. */
+static bool stand_alone_ordered(const directive *d, bool fortran)
+{
+    if (!directive_is(d, "ordered", fortran))
+        return false;
+    const char *line = d->first;
+    for (size_t n = 0; n < d->lines; n++) {
+        size_t len = line_length(line);
+        if (names_doacross(line, n == 0 ? d->word + 7 : 0, len, fortran))
+            return true;
+        line += len + 1;
+    }
+    return false;
+}
+
+/* `parallel for` (C) or `parallel do` (Fortran), with anything after. */
+static bool combined_loop(const directive *d, bool fortran)
+{
+    if (!directive_is(d, "parallel", fortran))
+        return false;
+    size_t len = line_length(d->first);
+    size_t next = skip_blanks(d->first, d->word + 8, len);
+    return word_at(d->first + next, len - next, fortran ? "do" : "for", fortran);
+}
+
+/* The shielded clause name at AT (LEN bytes on), followed by blanks and
+ * `(`: the name's length, and *OPEN where the parenthesis is; 0 for none. */
+static size_t shielded_clause(const char *line, size_t at, size_t len, bool fold, size_t *open)
+{
+    if (at > 0 && ident_char(line[at - 1]))
+        return 0;
+    for (size_t k = 0; k < sizeof(shielded) / sizeof(shielded[0]); k++) {
+        size_t n = strlen(shielded[k]);
+        if (!word_at(line + at, len - at, shielded[k], fold))
+            continue;
+        *open = skip_blanks(line, at + n, len);
+        return *open < len && line[*open] == '(' ? n : 0;
+    }
+    return 0;
+}
+
+/* Copies LINE[from, len) into OUT with every shielded clause at parenthesis
+ * depth 0 (DEPTH, carried over continuation lines) written as
+ * `schedule(weft_NAME:`; counts them. */
+static unsigned shield_clauses(weft_compile_text *out, const char *line, size_t from, size_t len,
+                               bool fold, int *depth)
+{
+    unsigned count = 0;
+    size_t copied = from;
+    for (size_t i = from; i < len; i++) {
+        if (line[i] == '(' || line[i] == ')') {
+            *depth += line[i] == '(' ? 1 : -1;
+            continue;
+        }
+        size_t open = 0, n = *depth == 0 ? shielded_clause(line, i, len, fold, &open) : 0;
+        if (n == 0)
+            continue;
+        weft__compile_text_put(out, line + copied, i - copied);
+        weft__compile_text_put(out, SHIELD, strlen(SHIELD));
+        weft__compile_text_put(out, line + i, n);
+        weft__compile_text_put(out, ":", 1);
+        copied = open + 1;
+        i = open;
+        ++*depth;
+        count++;
+    }
+    weft__compile_text_put(out, line + copied, len - copied);
+    return count;
+}
+
+/* Copies the first line of the combined loop D into OUT, its `simd` after
+ * the loop's word written as the first clause, `schedule(weft_simd:)`, and
+ * its clauses shielded. */
+static unsigned shield_first_line(weft_compile_text *out, const directive *d, bool fortran,
+                                  int *depth)
+{
+    const char *line = d->first;
+    size_t len = line_length(line);
+    size_t loop = skip_blanks(line, d->word + 8, len);
+    size_t after = loop + (fortran ? 2 : 3);
+    size_t simd = skip_blanks(line, after, len);
+    if (!word_at(line + simd, len - simd, "simd", fortran))
+        return shield_clauses(out, line, 0, len, fortran, depth);
+    weft__compile_text_put(out, line, after);
+    weft__compile_text_put(out, " " SHIELD "simd:)", strlen(" " SHIELD "simd:)"));
+    return 1 + shield_clauses(out, line, simd + 4, len, fortran, depth);
+}
+
+char *weft__compile_shield(const char *text, bool fortran, bool fixed_form, unsigned *changed)
+{
+    weft_compile_text out = {0};
+    weft__compile_text_put(&out, "", 0);
+    const char *mark = fortran ? HIDDEN_FORTRAN : HIDDEN_C;
+    unsigned count = 0;
+    for (const char *line = text; *line;) {
+        directive d = read_directive(line, fortran);
+        bool hide = stand_alone_ordered(&d, fortran);
+        bool shield = !hide && !fixed_form && combined_loop(&d, fortran);
+        count += hide;
+        int depth = 0;
+        for (size_t n = 0; n < d.lines; n++) {
+            size_t len = line_length(line);
+            if (hide)
+                weft__compile_text_put(&out, mark, strlen(mark));
+            if (shield && n == 0)
+                count += shield_first_line(&out, &d, fortran, &depth);
+            else if (shield)
+                count += shield_clauses(&out, line, 0, len, fortran, &depth);
+            else
+                weft__compile_text_put(&out, line, len);
+            weft__compile_text_put(&out, "\n", line[len] == '\n');
+            line += len + (line[len] == '\n');
+        }
+    }
+    if (changed)
+        *changed = count;
+    if (out.failed) {
+        weft__compile_text_free(&out);
+        return NULL;
+    }
+    return out.text;
+}
+
+/* Copies LINE into OUT with every `schedule(weft_NAME:` written back as
+ * `NAME(`, and `schedule(weft_simd:)` as `simd`; says whether it held the
+ * latter. */
+static bool unshield_line(weft_compile_text *out, const char *line, size_t len)
+{
+    size_t shield_len = strlen(SHIELD), copied = 0;
+    bool simd = false;
+    for (size_t i = 0; i + shield_len <= len; i++) {
+        if (strncmp(line + i, SHIELD, shield_len) != 0)
+            continue;
+        size_t name = i + shield_len, colon = name;
+        while (colon < len && ident_char(line[colon]))
+            colon++;
+        if (colon >= len || line[colon] != ':')
+            continue;
+        weft__compile_text_put(out, line + copied, i - copied);
+        if (colon + 1 < len && line[colon + 1] == ')' && colon - name == 4 &&
+            strncmp(line + name, "simd", 4) == 0) {
+            weft__compile_text_put(out, "simd", 4);
+            copied = colon + 2;
+            simd = true;
+        } else {
+            weft__compile_text_put(out, line + name, colon - name);
+            weft__compile_text_put(out, "(", 1);
+            copied = colon + 1;
+        }
+        i = copied - 1;
+    }
+    weft__compile_text_put(out, line + copied, len - copied);
+    return simd;
+}
+
+/* The Fortran `end do` directive closing the loop whose directive is at
+ * LINE: the next one that ends no loop begun in between; NULL for none. */
+static const char *fortran_loop_end(const char *line)
+{
+    int depth = 0;
+    for (line += line_length(line); *line; line += line_length(line)) {
+        line++; /* the newline */
+        directive d = read_directive(line, true);
+        size_t len = line_length(line);
+        if (directive_is(&d, "do", true))
+            depth++;
+        if (!directive_is(&d, "end", true))
+            continue;
+        size_t next = skip_blanks(line, d.word + 3, len);
+        if (word_at(line + next, len - next, "do", true) && depth-- == 0)
+            return line;
+    }
+    return NULL;
+}
+
+char *weft__compile_unshield(const char *text, bool fortran)
+{
+    const char *mark = fortran ? HIDDEN_FORTRAN : HIDDEN_C;
+    size_t mark_len = strlen(mark);
+    weft_compile_text out = {0};
+    weft__compile_text_put(&out, "", 0);
+    const char *simd_end = NULL; /* Fortran: the `end do` to say `end do simd` */
+    for (const char *line = text; *line;) {
+        size_t len = line_length(line);
+        size_t from = strncmp(line, mark, mark_len) == 0 ? mark_len : 0;
+        if (line == simd_end) {
+            size_t word = read_directive(line, true).word;
+            size_t after_do = skip_blanks(line, word + 3, len) + 2;
+            weft__compile_text_put(&out, line, after_do);
+            weft__compile_text_put(&out, " simd", 5);
+            weft__compile_text_put(&out, line + after_do, len - after_do);
+        } else if (unshield_line(&out, line + from, len - from) && fortran) {
+            /* OPARI2's `do` of a `parallel do simd`: its end says simd too */
+            directive d = read_directive(line, true);
+            if (directive_is(&d, "do", true))
+                simd_end = fortran_loop_end(line);
+        }
+        weft__compile_text_put(&out, "\n", line[len] == '\n');
+        line += len + (line[len] == '\n');
+    }
+    if (out.failed) {
+        weft__compile_text_free(&out);
+        return NULL;
+    }
+    return out.text;
+}
