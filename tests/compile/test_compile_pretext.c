@@ -14,6 +14,7 @@
 #include "compile_cancel.h"
 #include "compile_depfile.h"
 #include "compile_shield.h"
+#include "compile_split.h"
 #include "compile_pretext.h"
 
 typedef struct text_case {
@@ -273,6 +274,33 @@ static void test_cancel(void **state)
                      1);
 }
 
+/* clang-format off */
+static const text_case split_cases[] = {
+    {"parallel master and masked split on their line; taskloop and no marker left",
+     "#pragma omp parallel master num_threads(2)\n"
+     "# 7 \"a b.c\" 1 3\n{ x(); }\n"
+     "  #pragma omp parallel masked filter(f(1, 2)) if(c)\nx();\n"
+     "#pragma omp parallel master taskloop\nfor (;;) {}\n",
+     "#pragma omp parallel master num_threads(2)\n"
+     "# 7 \"a b.c\" 1 3\n{ x(); }\n"
+     "  #pragma omp parallel   if(c)\n# 8 \"a b.c\" 3\n#pragma omp masked filter(f(1, 2))\n"
+     "# 9 \"a b.c\" 3\nx();\n"
+     "#pragma omp parallel master taskloop\nfor (;;) {}\n", 1},
+};
+/* clang-format on */
+
+static void test_split(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(split_cases) / sizeof(split_cases[0]); i++) {
+        unsigned changed = 99;
+        expect_text(split_cases[i].name,
+                    weft__compile_split_combined(split_cases[i].text, &changed),
+                    split_cases[i].expected);
+        assert_int_equal(changed, split_cases[i].changed);
+    }
+}
+
 static void test_untied_c(void **state)
 {
     (void)state;
@@ -343,6 +371,7 @@ int main(void)
         cmocka_unit_test(test_brace_else),    cmocka_unit_test(test_brace_if_else),
         cmocka_unit_test(test_line_markers),  cmocka_unit_test(test_depfile_join),
         cmocka_unit_test(test_hide_doacross), cmocka_unit_test(test_cancel),
+        cmocka_unit_test(test_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,13 +11,12 @@
  *      pomp2_lib.h and then writes the line OPARI2 puts its include at. With
  *      -MD/-MMD this run writes the dependency file: the user's headers.
  *   2. NAME.in.c: that text with workarounds of OPARI2 2.0.7 bugs
- *      (compile_pretext.h, compile_shield.h): what OPARI2 does not know
- *      hidden (doacross directives, clauses of combined loops; shown again
- *      in step 3), a comma after `untied` (unless --keep-untied),
- *      braces around a construct followed by `else` and around an `if`
- *      with `else` a construct (or its loops) holds, and its line
- *      markers' files made absolute (OPARI2 takes them relative to the file
- *      it reads, the regions would name the work directory).
+ *      (compile_pretext.h, compile_split.h, compile_shield.h): combined
+ *      master constructs split, what OPARI2 does not know hidden (doacross directives, clauses of
+ * combined loops; shown again in step 3), a comma after `untied` (unless --keep-untied), braces
+ * around a construct followed by `else` and around an `if` with `else` a construct (or its loops)
+ * holds, and its line markers' files made absolute (OPARI2 takes them relative to the file it
+ * reads, the regions would name the work directory).
  *   3. opari2 --preprocessed ... NAME.in.c NAME.c (and NAME.in.c.opari.inc),
  *      then the constructs holding a cancel directive given their barrier
  *      back (compile_cancel.h), then its line markers and `#line` directives back to the files as
@@ -49,6 +48,7 @@
 #include "compile_cancel.h"
 #include "compile_depfile.h"
 #include "compile_shield.h"
+#include "compile_split.h"
 #include "compile_pretext.h"
 #include "compile_text.h"
 
@@ -298,9 +298,8 @@ static const char *current_dir(char *buffer, size_t size)
     return getcwd(buffer, size) ? buffer : ".";
 }
 
-/* Step 2: OPARI2's bugs worked around, and the files of line markers
- * absolute, as OPARI2 names them relative to the file it reads. */
-static char *workarounds(const prep *p, const char *text)
+/* Says, once per source, what OPARI2 cannot record of its cancellation. */
+static void warn_cancel_jumps(const prep *p, const char *text)
 {
     unsigned jumps = weft__compile_cancel_jumps(text, p->fortran);
     if (jumps)
@@ -311,23 +310,59 @@ static char *workarounds(const prep *p, const char *text)
                 "region is not recorded and the trace is broken; trace the program through "
                 "OMPT (weft run) instead\n",
                 p->source, jumps, jumps == 1 ? "" : "s");
-    char *hidden =
-        weft__compile_shield(text, p->fortran, p->lang == WEFT_COMPILE_LANG_FORTRAN_FIXED, NULL);
-    char *untied = !hidden || p->ctx->keep_untied
-                       ? hidden
-                       : weft__compile_untied_commas(hidden, p->fortran, NULL);
-    if (untied != hidden)
-        free(hidden);
-    char *outer = untied && !p->fortran ? weft__compile_brace_else(untied, NULL) : NULL;
+}
+
+/* TEXT through REWRITE, TEXT freed; NULL stays NULL (out of memory). */
+static char *then(char *text, char *(*rewrite)(const char *, const prep *), const prep *p)
+{
+    char *out = text ? rewrite(text, p) : NULL;
+    free(text);
+    return out;
+}
+
+static char *split_step(const char *text, const prep *p)
+{
+    return p->fortran ? strdup(text) : weft__compile_split_combined(text, NULL);
+}
+
+static char *shield_step(const char *text, const prep *p)
+{
+    bool fixed_form = p->lang == WEFT_COMPILE_LANG_FORTRAN_FIXED;
+    return weft__compile_shield(text, p->fortran, fixed_form, NULL);
+}
+
+static char *untied_step(const char *text, const prep *p)
+{
+    return p->ctx->keep_untied ? strdup(text) : weft__compile_untied_commas(text, p->fortran, NULL);
+}
+
+static char *braces_step(const char *text, const prep *p)
+{
+    if (p->fortran)
+        return strdup(text);
+    char *outer = weft__compile_brace_else(text, NULL);
     char *braced = outer ? weft__compile_brace_if_else(outer, NULL) : NULL;
     free(outer);
-    const char *done = p->fortran ? untied : braced;
+    return braced;
+}
+
+static char *absolute_step(const char *text, const prep *p)
+{
+    (void)p;
     char cwd[4096];
-    char *absolute =
-        done ? weft__compile_absolute_markers(done, current_dir(cwd, sizeof(cwd))) : NULL;
-    free(untied);
-    free(braced);
-    return absolute;
+    return weft__compile_absolute_markers(text, current_dir(cwd, sizeof(cwd)));
+}
+
+/* Step 2: OPARI2's bugs worked around, and the files of line markers
+ * absolute, as OPARI2 names them relative to the file it reads. */
+static char *workarounds(const prep *p, const char *text)
+{
+    warn_cancel_jumps(p, text);
+    char *out = split_step(text, p);
+    out = then(out, shield_step, p);
+    out = then(out, untied_step, p);
+    out = then(out, braces_step, p);
+    return then(out, absolute_step, p);
 }
 
 /* Step 3's line markers as step 1 named the files, the directives step 2
