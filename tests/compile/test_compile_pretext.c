@@ -276,16 +276,32 @@ static void test_cancel(void **state)
 
 /* clang-format off */
 static const text_case split_cases[] = {
-    {"parallel master and masked split on their line; taskloop and no marker left",
-     "#pragma omp parallel master num_threads(2)\n"
-     "# 7 \"a b.c\" 1 3\n{ x(); }\n"
+    {"parallel master, masked, taskloop and loop combinations split on their line",
+     "# 6 \"a b.c\" 1 3\n#pragma omp parallel master num_threads(2)\n{ x(); }\n"
      "  #pragma omp parallel masked filter(f(1, 2)) if(c)\nx();\n"
-     "#pragma omp parallel master taskloop\nfor (;;) {}\n",
-     "#pragma omp parallel master num_threads(2)\n"
-     "# 7 \"a b.c\" 1 3\n{ x(); }\n"
-     "  #pragma omp parallel   if(c)\n# 8 \"a b.c\" 3\n#pragma omp masked filter(f(1, 2))\n"
+     "#pragma omp parallel master taskloop simd num_threads(2), grainsize(4) "
+     "if(taskloop: c) reduction(+: s) firstprivate(y) safelen(4)\nfor (;;) {}\n"
+     "#pragma omp master taskloop num_threads(2)\nfor (;;) {}\n"
+     "#pragma omp parallel loop shared(a) reduction(+: s) if(c)\nfor (;;) {}\n",
+     "# 6 \"a b.c\" 1 3\n#pragma omp parallel num_threads(2)\n# 6 \"a b.c\" 3\n"
+     "#pragma omp master\n# 7 \"a b.c\" 3\n{ x(); }\n"
+     "  #pragma omp parallel if(c)\n# 8 \"a b.c\" 3\n#pragma omp masked filter(f(1, 2))\n"
      "# 9 \"a b.c\" 3\nx();\n"
-     "#pragma omp parallel master taskloop\nfor (;;) {}\n", 1},
+     "#pragma omp parallel num_threads(2) firstprivate(y)\n# 10 \"a b.c\" 3\n"
+     "#pragma omp master\n# 10 \"a b.c\" 3\n"
+     "#pragma omp taskloop simd grainsize(4) if(taskloop: c) reduction(+: s) safelen(4)\n"
+     "# 11 \"a b.c\" 3\nfor (;;) {}\n"
+     "#pragma omp master\n# 12 \"a b.c\" 3\n#pragma omp taskloop num_threads(2)\n"
+     "# 13 \"a b.c\" 3\nfor (;;) {}\n"
+     "#pragma omp parallel shared(a) if(c)\n# 14 \"a b.c\" 3\n#pragma omp loop reduction(+: s)\n"
+     "# 15 \"a b.c\" 3\nfor (;;) {}\n", 5},
+    {"before any marker, with default(), or not combined: left as they are",
+     "#pragma omp parallel master\nx();\n# 1 \"a.c\"\n"
+     "#pragma omp parallel master taskloop default(none) shared(a)\nfor (;;) {}\n"
+     "#pragma omp parallel for\n#pragma omp master\n",
+     "#pragma omp parallel master\nx();\n# 1 \"a.c\"\n"
+     "#pragma omp parallel master taskloop default(none) shared(a)\nfor (;;) {}\n"
+     "#pragma omp parallel for\n#pragma omp master\n", 0},
 };
 /* clang-format on */
 

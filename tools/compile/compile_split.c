@@ -56,60 +56,162 @@ static void put_marker(weft_compile_text *out, const position *pos, unsigned lon
     weft__compile_text_put(out, "\n", 1);
 }
 
-/* The `filter(...)` clause of LINE[from, len): where it starts and ends
- * (after its parenthesis); false when there is none. */
-static bool find_filter(const char *line, size_t from, size_t len, size_t *start, size_t *end)
+/* The leaf constructs of a combined directive this module splits. */
+enum leaf { LEAF_PARALLEL, LEAF_MASTER, LEAF_LOOP, LEAF_COUNT };
+
+/* One clause of the directive: its name and its whole text. */
+typedef struct clause {
+    size_t name, name_len, start, end;
+} clause;
+
+enum { MAX_CLAUSES = 64 };
+
+/* The clauses of LINE[from, len) (separated by blanks or commas): false
+ * when they cannot be read (unbalanced parentheses, too many). */
+static bool read_clauses(const char *line, size_t from, size_t len, clause *c, size_t *count)
 {
-    int depth = 0;
-    for (size_t i = from; i < len; i++) {
-        if (line[i] == '(' || line[i] == ')') {
-            depth += line[i] == '(' ? 1 : -1;
-            continue;
-        }
-        if (depth != 0 || (i > 0 && ident_char(line[i - 1])) ||
-            !word_at(line + i, len - i, "filter", false))
-            continue;
-        size_t open = skip_blanks(line, i + 6, len);
-        if (open >= len || line[open] != '(')
-            continue;
-        int inner = 0;
-        for (size_t k = open; k < len; k++) {
-            inner += line[k] == '(' ? 1 : line[k] == ')' ? -1 : 0;
-            if (inner == 0) {
-                *start = i;
-                *end = k + 1;
-                return true;
+    *count = 0;
+    for (size_t i = from; i < len;) {
+        while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == ','))
+            i++;
+        if (i >= len)
+            break;
+        size_t name = i;
+        while (i < len && ident_char(line[i]))
+            i++;
+        if (i == name || *count == MAX_CLAUSES)
+            return false;
+        size_t name_end = i, open = skip_blanks(line, i, len);
+        if (open < len && line[open] == '(') {
+            int depth = 0;
+            for (i = open; i < len; i++) {
+                depth += line[i] == '(' ? 1 : line[i] == ')' ? -1 : 0;
+                if (depth == 0)
+                    break;
             }
+            if (i >= len)
+                return false;
+            i++;
         }
-        return false;
+        c[(*count)++] = (clause){name, name_end - name, name, i};
     }
-    return false;
+    return true;
 }
 
-/* Splits LINE, a `parallel master|masked` directive of line LINE_NO whose
- * second word ends at AFTER, into OUT. */
-static void split(weft_compile_text *out, const char *line, size_t len, size_t word, size_t after,
+static bool named(const char *line, const clause *c, const char *name)
+{
+    return c->name_len == strlen(name) && strncmp(line + c->name, name, c->name_len) == 0;
+}
+
+/* `if(MODIFIER: ...)`: whether it names MODIFIER. */
+static bool if_for(const char *line, const clause *c, const char *modifier)
+{
+    size_t open = skip_blanks(line, c->name + 2, c->end);
+    size_t word = skip_blanks(line, open + 1, c->end);
+    size_t n = strlen(modifier);
+    return word_at(line + word, c->end - word, modifier, false) &&
+           line[skip_blanks(line, word + n, c->end)] == ':';
+}
+
+/* The leaf a clause goes to: `parallel` takes those only it knows (and an
+ * `if` without modifier: one team of one thread runs the rest as before),
+ * master/masked `filter`, the loop (taskloop or loop) the rest; without a
+ * loop, `parallel` takes all but `filter`. */
+static enum leaf route(const char *line, const clause *c, bool has_loop)
+{
+    if (named(line, c, "filter"))
+        return LEAF_MASTER;
+    if (!has_loop)
+        return LEAF_PARALLEL;
+    static const char *const parallel_only[] = {"num_threads", "proc_bind", "copyin", "shared",
+                                                "firstprivate"};
+    for (size_t k = 0; k < sizeof(parallel_only) / sizeof(parallel_only[0]); k++) {
+        if (named(line, c, parallel_only[k]))
+            return LEAF_PARALLEL;
+    }
+    if (named(line, c, "if"))
+        return if_for(line, c, "taskloop") ? LEAF_LOOP : LEAF_PARALLEL;
+    return LEAF_LOOP;
+}
+
+/* The combined directive at LINE[word, len): its leaves' words (NULL where
+ * absent) and where its clauses start; false when it is none to split. */
+static bool leaves_of(const char *line, size_t word, size_t len, const char *words[LEAF_COUNT],
+                      size_t *clauses)
+{
+    static const char *const masters[] = {"master", "masked"};
+    static const char *const loops[] = {"taskloop simd", "taskloop", "loop"};
+    memset(words, 0, sizeof(*words) * LEAF_COUNT);
+    size_t i = word;
+    if (word_at(line + i, len - i, "parallel", false)) {
+        words[LEAF_PARALLEL] = "parallel";
+        i = skip_blanks(line, i + 8, len);
+    }
+    for (size_t k = 0; k < 2; k++) {
+        if (word_at(line + i, len - i, masters[k], false)) {
+            words[LEAF_MASTER] = masters[k];
+            i = skip_blanks(line, i + 6, len);
+        }
+    }
+    for (size_t k = 0; k < 3 && (words[LEAF_MASTER] || words[LEAF_PARALLEL]); k++) {
+        size_t n = strlen(loops[k]);
+        bool simd = k == 0;
+        size_t simd_at = skip_blanks(line, i + 8, len);
+        if (simd ? word_at(line + i, len - i, "taskloop", false) &&
+                       word_at(line + simd_at, len - simd_at, "simd", false)
+                 : word_at(line + i, len - i, loops[k], false)) {
+            words[LEAF_LOOP] = loops[k];
+            i = skip_blanks(line, simd ? simd_at + 4 : i + n, len);
+            break;
+        }
+    }
+    *clauses = i;
+    int present = !!words[LEAF_PARALLEL] + !!words[LEAF_MASTER] + !!words[LEAF_LOOP];
+    /* `parallel loop` is split, `master loop` is no construct */
+    bool loop_alone = words[LEAF_LOOP] && strcmp(words[LEAF_LOOP], "loop") == 0;
+    return present >= 2 && !(loop_alone && words[LEAF_MASTER]);
+}
+
+/* Splits the combined directive LINE of line LINE_NO into OUT: a line per
+ * leaf with its clauses, each numbered LINE_NO by a marker before it.
+ * False (nothing written) when its clauses cannot be divided: unreadable,
+ * or a `default` clause, which would then need every variable the others
+ * name listed on `parallel` too. */
+static bool split(weft_compile_text *out, const char *line, size_t len, size_t word,
                   const position *pos, unsigned long line_no)
 {
-    bool masked = word_at(line + word, len - word, "masked", false);
-    size_t start = 0, end = 0;
-    bool filter = masked && find_filter(line, after, len, &start, &end);
-    weft__compile_text_put(out, line, word); /* `#pragma omp parallel ` */
-    if (filter) {
-        weft__compile_text_put(out, line + after, start - after);
-        weft__compile_text_put(out, line + end, len - end);
-    } else {
-        weft__compile_text_put(out, line + after, len - after);
+    const char *words[LEAF_COUNT];
+    size_t from, count;
+    clause c[MAX_CLAUSES];
+    if (!leaves_of(line, word, len, words, &from) || !read_clauses(line, from, len, c, &count))
+        return false;
+    for (size_t k = 0; k < count; k++) {
+        if (named(line, &c[k], "default") && words[LEAF_LOOP])
+            return false;
     }
-    weft__compile_text_put(out, "\n", 1);
-    put_marker(out, pos, line_no);
-    weft__compile_text_puts(out, masked ? "#pragma omp masked" : "#pragma omp master");
-    if (filter) {
-        weft__compile_text_put(out, " ", 1);
-        weft__compile_text_put(out, line + start, end - start);
+    enum leaf last = words[LEAF_LOOP] ? LEAF_LOOP : LEAF_MASTER;
+    for (enum leaf leaf = LEAF_PARALLEL; leaf < LEAF_COUNT; leaf++) {
+        if (!words[leaf])
+            continue;
+        if (leaf == LEAF_PARALLEL || (leaf == LEAF_MASTER && !words[LEAF_PARALLEL]))
+            weft__compile_text_put(out, line, word); /* `#pragma omp ` as written */
+        else
+            weft__compile_text_puts(out, "#pragma omp ");
+        weft__compile_text_puts(out, words[leaf]);
+        for (size_t k = 0; k < count; k++) {
+            enum leaf to = route(line, &c[k], words[LEAF_LOOP] != NULL);
+            if (to == LEAF_PARALLEL && !words[LEAF_PARALLEL])
+                to = LEAF_LOOP; /* master taskloop: all but filter */
+            if (to != leaf)
+                continue;
+            weft__compile_text_put(out, " ", 1);
+            weft__compile_text_put(out, line + c[k].start, c[k].end - c[k].start);
+        }
+        weft__compile_text_put(out, "\n", 1);
+        /* each leaf on the directive's line, what follows on the next */
+        put_marker(out, pos, leaf == last ? line_no + 1 : line_no);
     }
-    weft__compile_text_put(out, "\n", 1);
-    put_marker(out, pos, line_no + 1);
+    return true;
 }
 
 char *weft__compile_split_combined(const char *text, unsigned *changed)
@@ -121,20 +223,19 @@ char *weft__compile_split_combined(const char *text, unsigned *changed)
     for (const char *line = text; *line;) {
         size_t len = line_length(line);
         bool newline = line[len] == '\n';
-        size_t after_parallel =
-            is_marker(line, len) ? 0 : weft__directive_c_clauses(line, len, "parallel");
-        size_t word = after_parallel ? skip_blanks(line, after_parallel, len) : 0;
-        bool combined = word && (word_at(line + word, len - word, "master", false) ||
-                                 word_at(line + word, len - word, "masked", false));
-        size_t after = combined ? word + 6 : 0;
-        size_t third = combined ? skip_blanks(line, after, len) : 0;
-        if (combined && pos.marker && newline &&
-            !word_at(line + third, len - third, "taskloop", false)) {
-            split(&out, line, len, word, after, &pos, pos.next);
+        size_t omp = is_marker(line, len) ? 0 : weft__directive_c_omp(line, len);
+        size_t word = omp ? skip_blanks(line, omp, len) : 0;
+        weft_compile_text one = {0};
+        weft__compile_text_put(&one, "", 0);
+        /* the first leaf's marker numbers the next leaf's line */
+        if (word && pos.marker && newline && split(&one, line, len, word, &pos, pos.next)) {
+            weft__compile_text_put(&out, one.text, one.len);
             count++;
         } else {
             weft__compile_text_put(&out, line, len + newline);
         }
+        out.failed |= one.failed;
+        weft__compile_text_free(&one);
         if (is_marker(line, len)) {
             pos.marker = line;
             pos.next = strtoul(line + 2, NULL, 10);

@@ -1,17 +1,23 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* OpenMP 5.0's combined `parallel master` and 5.1's `parallel masked` split
- * before OPARI2 2.0.7, which takes the second word for a clause of
- * `parallel` and puts its barrier at the end of the region, inside the
- * master block (gcc and clang refuse it: a barrier may not be closely
- * nested in a master region). In preprocessed C/C++ text, each such
- * directive becomes `parallel` with all its clauses, then `master` (or
- * `masked` with its `filter`) on a line of its own, between line markers
- * that keep both on the directive's line and the lines after it theirs:
- * the combined construct is defined as exactly that. OPARI2 then records
- * both constructs (a masked one it does not know: not recorded). `parallel
- * master taskloop` and `parallel loop` are not split: their clauses would
- * have to be divided between the constructs. *CHANGED counts the
- * directives split. Pure, as compile_pretext.h. Private to tools/. */
+/* Combined constructs of OpenMP 5.0 and 5.1 that OPARI2 2.0.7 leaves whole,
+ * split before it: `parallel master`, `parallel masked`, their `taskloop
+ * [simd]` forms, `master|masked taskloop [simd]` and `parallel loop`.
+ * OPARI2 takes the words after the first for clauses: it put its barrier
+ * inside the master block, or its calls between a loop directive and its
+ * loop, and gcc and clang refused the result. In preprocessed C/C++ text,
+ * each such directive becomes one directive per construct, each on a line
+ * of its own between line markers that keep them all on the directive's
+ * line and the lines after it theirs; a combined construct is defined as
+ * exactly that nesting. The clauses go where they apply: `filter` to
+ * master/masked; with a loop, `num_threads`, `proc_bind`, `copyin`,
+ * `shared`, `firstprivate` and an `if` not for the taskloop to `parallel`
+ * and the others to the loop; without one, all to `parallel`. A directive
+ * with a `default` clause and a loop is left whole (the variables the
+ * loop's clauses name would have to be listed on `parallel` too), as is one
+ * before the text's first line marker. OPARI2 then records `parallel`,
+ * `master` and `taskloop` (not `masked` or `loop`, which it does not know).
+ * *CHANGED counts the directives split. Pure, as compile_pretext.h.
+ * Private to tools/. */
 #ifndef WEFT_TOOLS_COMPILE_SPLIT_H
 #define WEFT_TOOLS_COMPILE_SPLIT_H
 
