@@ -152,13 +152,9 @@ char *weft__compile_cancel_waits(const char *text, bool fortran, unsigned *chang
     free(l.at);
     if (changed)
         *changed = count;
-    if (!waits || out.failed) {
-        free(waits);
-        weft__compile_text_free(&out);
-        return NULL;
-    }
+    out.failed |= !waits;
     free(waits);
-    return out.text;
+    return weft__compile_text_take(&out);
 }
 
 unsigned weft__compile_cancel_jumps(const char *text, bool fortran)

@@ -72,11 +72,7 @@ char *weft__compile_copy_rewrite_lines(const char *text, const char *source)
             weft__compile_text_put(&out, "\n", 1);
         line += len + (newline ? 1 : 0);
     }
-    if (out.failed) {
-        weft__compile_text_free(&out);
-        return NULL;
-    }
-    return out.text;
+    return weft__compile_text_take(&out);
 }
 
 weft_status weft__compile_copy_fix_lines(const char *copy, const char *source)

@@ -413,11 +413,7 @@ static char *brace_spans(const char *text, brace_finder *find, unsigned *changed
     weft__compile_text_put(&out, text + copied, s.len - copied);
     if (changed)
         *changed = count;
-    if (out.failed) {
-        weft__compile_text_free(&out);
-        return NULL;
-    }
-    return out.text;
+    return weft__compile_text_take(&out);
 }
 
 char *weft__compile_brace_if_else(const char *text, unsigned *changed)

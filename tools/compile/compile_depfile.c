@@ -269,9 +269,5 @@ char *weft__compile_depfile_join(const char *first, const char *second)
         if (!first_word && !known)
             weft__compile_text_put(&out, rule, (size_t)(pos - rule));
     }
-    if (out.failed) {
-        weft__compile_text_free(&out);
-        return NULL;
-    }
-    return out.text;
+    return weft__compile_text_take(&out);
 }

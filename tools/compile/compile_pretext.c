@@ -92,11 +92,7 @@ char *weft__compile_untied_commas(const char *text, bool fortran, unsigned *chan
     }
     if (changed)
         *changed = count;
-    if (out.failed) {
-        weft__compile_text_free(&out);
-        return NULL;
-    }
-    return out.text;
+    return weft__compile_text_take(&out);
 }
 
 /* ---- #line directives back into line markers ------------------------------ */
@@ -242,11 +238,7 @@ char *weft__compile_absolute_markers(const char *text, const char *cwd)
             weft__compile_text_put(&out, "\n", 1);
         line += len + (line[len] == '\n');
     }
-    if (out.failed) {
-        weft__compile_text_free(&out);
-        return NULL;
-    }
-    return out.text;
+    return weft__compile_text_take(&out);
 }
 
 char *weft__compile_map_lines(const char *text, const char *preprocessed, const char *cwd)

@@ -193,11 +193,7 @@ char *weft__compile_shield(const char *text, bool fortran, bool fixed_form, unsi
     }
     if (changed)
         *changed = count;
-    if (out.failed) {
-        weft__compile_text_free(&out);
-        return NULL;
-    }
-    return out.text;
+    return weft__compile_text_take(&out);
 }
 
 /* Copies LINE into OUT with every `schedule(weft_NAME:` written back as
@@ -277,9 +273,5 @@ char *weft__compile_unshield(const char *text, bool fortran)
         weft__compile_text_put(&out, "\n", line[len] == '\n');
         line += len + (line[len] == '\n');
     }
-    if (out.failed) {
-        weft__compile_text_free(&out);
-        return NULL;
-    }
-    return out.text;
+    return weft__compile_text_take(&out);
 }

@@ -246,9 +246,5 @@ char *weft__compile_split_combined(const char *text, unsigned *changed)
     }
     if (changed)
         *changed = count;
-    if (out.failed) {
-        weft__compile_text_free(&out);
-        return NULL;
-    }
-    return out.text;
+    return weft__compile_text_take(&out);
 }

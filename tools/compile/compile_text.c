@@ -77,6 +77,15 @@ weft_status weft__compile_text_write(const char *path, const char *text)
     return ok ? WEFT_OK : WEFT_ERR_IO;
 }
 
+char *weft__compile_text_take(weft_compile_text *t)
+{
+    if (t->failed) {
+        weft__compile_text_free(t);
+        return NULL;
+    }
+    return t->text;
+}
+
 void weft__compile_text_free(weft_compile_text *t)
 {
     if (!t)

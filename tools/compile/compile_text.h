@@ -35,6 +35,10 @@ weft_status weft__compile_text_read(const char *path, weft_compile_text *t);
  * (errno tells why). */
 weft_status weft__compile_text_write(const char *path, const char *text);
 
+/* The text built, for the caller to free; NULL (and T freed) when an
+ * append failed. */
+char *weft__compile_text_take(weft_compile_text *t);
+
 /* Frees the text and zeroes T; NULL is a no-op. */
 void weft__compile_text_free(weft_compile_text *t);
 
