@@ -14,8 +14,8 @@
  * and the others to the loop; without one, all to `parallel`. A directive
  * with a `default` clause and a loop is left whole (the variables the
  * loop's clauses name would have to be listed on `parallel` too), as is one
- * before the text's first line marker. OPARI2 then records `parallel`,
- * `master` and `taskloop` (not `masked` or `loop`, which it does not know).
+ * before the text's first line marker. OPARI2 then records `parallel` and
+ * `master` (not `masked`, `taskloop` or `loop`, which it does not know).
  * *CHANGED counts the directives split. Pure, as compile_pretext.h.
  * Private to tools/. */
 #ifndef WEFT_TOOLS_COMPILE_SPLIT_H
