@@ -317,6 +317,36 @@ static void test_split(void **state)
     }
 }
 
+/* clang-format off */
+static const text_case plain_if_c[] = {
+    {"the modifier naming the directive's construct left out",
+     "#pragma omp parallel if(parallel: a ? b : c) num_threads(2)\n"
+     "#pragma omp parallel for if ( parallel : x) nowait\n#pragma omp task if(task:y)\n",
+     "#pragma omp parallel if( a ? b : c) num_threads(2)\n"
+     "#pragma omp parallel for if (  x) nowait\n#pragma omp task if(y)\n", 3},
+    {"with simd, another construct's modifier, no modifier, C++ scope: left",
+     "#pragma omp parallel for simd if(parallel: c)\n#pragma omp target if(target: c)\n"
+     "#pragma omp parallel if(c)\n#pragma omp parallel if(parallel::f())\n",
+     "#pragma omp parallel for simd if(parallel: c)\n#pragma omp target if(target: c)\n"
+     "#pragma omp parallel if(c)\n#pragma omp parallel if(parallel::f())\n", 0},
+};
+/* clang-format on */
+
+static void test_plain_if(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(plain_if_c) / sizeof(plain_if_c[0]); i++) {
+        unsigned changed = 99;
+        expect_text(plain_if_c[i].name, weft__compile_plain_if(plain_if_c[i].text, false, &changed),
+                    plain_if_c[i].expected);
+        assert_int_equal(changed, plain_if_c[i].changed);
+    }
+    expect_text(
+        "Fortran, continued",
+        weft__compile_plain_if("!$OMP PARALLEL &\n!$OMP& IF(PARALLEL: N > 1)\n", true, NULL),
+        "!$OMP PARALLEL &\n!$OMP& IF( N > 1)\n");
+}
+
 static void test_untied_c(void **state)
 {
     (void)state;
@@ -387,7 +417,7 @@ int main(void)
         cmocka_unit_test(test_brace_else),    cmocka_unit_test(test_brace_if_else),
         cmocka_unit_test(test_line_markers),  cmocka_unit_test(test_depfile_join),
         cmocka_unit_test(test_hide_doacross), cmocka_unit_test(test_cancel),
-        cmocka_unit_test(test_split),
+        cmocka_unit_test(test_split),         cmocka_unit_test(test_plain_if),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

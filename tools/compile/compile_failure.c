@@ -47,11 +47,13 @@ static void plain_check_command(const weft_compile_ctx *ctx, int index, weft_com
 static bool needs_shield(const char *source, bool fortran)
 {
     weft_compile_text text = {0};
-    unsigned found = 0;
-    if (weft__compile_text_read(source, &text) == WEFT_OK)
+    unsigned found = 0, plain = 0;
+    if (weft__compile_text_read(source, &text) == WEFT_OK) {
         free(weft__compile_shield(text.text, fortran, false, &found));
+        free(weft__compile_plain_if(text.text, fortran, &plain));
+    }
     weft__compile_text_free(&text);
-    return found != 0;
+    return found + plain != 0;
 }
 
 int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, const char *kept,
@@ -71,12 +73,13 @@ int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, 
     bool fortran = weft__compile_is_fortran(ctx->plan->langs[index]);
     const char *hint = preprocessed ? "try --no-preprocess, or report it" : "report it";
     if (!preprocessed && needs_shield(source, fortran))
-        hint = ctx->no_preprocess ? "OpenMP that OPARI2 does not know (doacross loops, clauses "
-                                    "of combined loops) needs weft compile's preprocessing: "
-                                    "leave out --no-preprocess"
-                                  : "OpenMP that OPARI2 does not know (doacross loops, clauses "
-                                    "of combined loops) needs weft compile's preprocessing: "
-                                    "add -cpp";
+        hint = ctx->no_preprocess
+                   ? "OpenMP that OPARI2 does not know (doacross loops, clauses "
+                     "of combined loops, if modifiers) needs weft compile's preprocessing: "
+                     "leave out --no-preprocess"
+                   : "OpenMP that OPARI2 does not know (doacross loops, clauses "
+                     "of combined loops, if modifiers) needs weft compile's preprocessing: "
+                     "add -cpp";
     const char *how = opari2_signal ? "crashed" : "failed";
     char why[96];
     if (opari2_signal)

@@ -328,7 +328,10 @@ static char *split_step(const char *text, const prep *p)
 static char *shield_step(const char *text, const prep *p)
 {
     bool fixed_form = p->lang == WEFT_COMPILE_LANG_FORTRAN_FIXED;
-    return weft__compile_shield(text, p->fortran, fixed_form, NULL);
+    char *plain = weft__compile_plain_if(text, p->fortran, NULL);
+    char *shielded = plain ? weft__compile_shield(plain, p->fortran, fixed_form, NULL) : NULL;
+    free(plain);
+    return shielded;
 }
 
 static char *untied_step(const char *text, const prep *p)

@@ -196,6 +196,89 @@ char *weft__compile_shield(const char *text, bool fortran, bool fixed_form, unsi
     return weft__compile_text_take(&out);
 }
 
+/* ---- if clauses with a directive-name modifier ---------------------- */
+
+/* The construct whose name an `if` modifier on directive D may be dropped
+ * for: `parallel` (alone, or combined with a loop, sections or workshare:
+ * not with simd, to which an `if` without modifier would apply too) and
+ * `task`; NULL for others. */
+static const char *if_owner(const directive *d, bool fortran)
+{
+    if (directive_is(d, "task", fortran))
+        return "task";
+    if (!directive_is(d, "parallel", fortran))
+        return NULL;
+    const char *line = d->first;
+    for (size_t n = 0; n < d->lines; n++) {
+        size_t len = line_length(line);
+        for (size_t i = 0; i < len; i++) {
+            if ((i == 0 || !ident_char(line[i - 1])) && word_at(line + i, len - i, "simd", fortran))
+                return NULL;
+        }
+        line += len + 1;
+    }
+    return "parallel";
+}
+
+/* Copies LINE into OUT with the `OWNER :` of every `if (OWNER : ...)` at
+ * parenthesis depth 0 (DEPTH carried over continuation lines) left out;
+ * counts them. */
+static unsigned plain_if_line(weft_compile_text *out, const char *line, size_t len,
+                              const char *owner, bool fold, int *depth)
+{
+    unsigned count = 0;
+    size_t copied = 0, n = strlen(owner);
+    for (size_t i = 0; i < len; i++) {
+        if (line[i] == '(' || line[i] == ')') {
+            *depth += line[i] == '(' ? 1 : -1;
+            continue;
+        }
+        if (*depth != 0 || (i > 0 && ident_char(line[i - 1])) ||
+            !word_at(line + i, len - i, "if", fold))
+            continue;
+        size_t open = skip_blanks(line, i + 2, len);
+        size_t word = open < len && line[open] == '(' ? skip_blanks(line, open + 1, len) : len;
+        size_t colon = word < len && word_at(line + word, len - word, owner, fold)
+                           ? skip_blanks(line, word + n, len)
+                           : len;
+        if (colon >= len || line[colon] != ':' || (colon + 1 < len && line[colon + 1] == ':'))
+            continue;
+        weft__compile_text_put(out, line + copied, word - copied);
+        copied = colon + 1;
+        i = colon;
+        ++*depth; /* inside the clause's parentheses now */
+        count++;
+    }
+    weft__compile_text_put(out, line + copied, len - copied);
+    return count;
+}
+
+char *weft__compile_plain_if(const char *text, bool fortran, unsigned *changed)
+{
+    weft_compile_text out = {0};
+    weft__compile_text_put(&out, "", 0);
+    unsigned count = 0;
+    for (const char *line = text; *line;) {
+        directive d = read_directive(line, fortran);
+        const char *owner = if_owner(&d, fortran);
+        int depth = 0;
+        for (size_t n = 0; n < d.lines; n++) {
+            size_t len = line_length(line);
+            if (owner)
+                count += plain_if_line(&out, line, len, owner, fortran, &depth);
+            else
+                weft__compile_text_put(&out, line, len);
+            weft__compile_text_put(&out, "\n", line[len] == '\n');
+            line += len + (line[len] == '\n');
+        }
+    }
+    if (changed)
+        *changed = count;
+    return weft__compile_text_take(&out);
+}
+
+/* ---- shown again ----------------------------------------------------- */
+
 /* Copies LINE into OUT with every `schedule(weft_NAME:` written back as
  * `NAME(`, and `schedule(weft_simd:)` as `simd`; says whether it held the
  * latter. */

@@ -20,6 +20,14 @@
  *   Fortran its end directive `end do simd`). Not in fixed-form Fortran,
  *   whose 72 columns the longer text could overrun.
  *
+ * - An `if` clause with a directive-name modifier (OpenMP 4.5),
+ *   `if(parallel: c)` on a parallel directive or `if(task: c)` on a task,
+ *   is copied by OPARI2 into `int pomp2_if = (parallel: c);`, which does
+ *   not compile. weft__compile_plain_if leaves the modifier out where it
+ *   names the directive's own construct (`parallel`, also combined with a
+ *   loop, sections or workshare, not with simd): there the clause means the
+ *   same without it. Nothing to undo.
+ *
  * Pure text functions, as those of compile_pretext.h. Private to tools/. */
 #ifndef WEFT_TOOLS_COMPILE_SHIELD_H
 #define WEFT_TOOLS_COMPILE_SHIELD_H
@@ -32,5 +40,8 @@ char *weft__compile_shield(const char *text, bool fortran, bool fixed_form, unsi
 
 /* OPARI2's output TEXT with everything weft__compile_shield did undone. */
 char *weft__compile_unshield(const char *text, bool fortran);
+
+/* *CHANGED counts the modifiers left out. */
+char *weft__compile_plain_if(const char *text, bool fortran, unsigned *changed);
 
 #endif /* WEFT_TOOLS_COMPILE_SHIELD_H */
