@@ -375,7 +375,7 @@ elseif(SCENARIO STREQUAL "opari2_crash")
 elseif(SCENARIO STREQUAL "doacross_unpreprocessed")
     weft_compile(-- ${COMPILER} -fopenmp -c ../src/doacross.${EXT})
     expect_exit(1)
-    expect_match(err "\\(OpenMP that OPARI2 does not know \\(doacross loops, clauses of combined loops, if modifiers\\) needs weft compile's preprocessing: add -cpp\\)\n$")
+    expect_match(err "\\(OpenMP that OPARI2 does not know \\(doacross loops, clauses of combined loops, if modifiers, cancel\\) needs weft compile's preprocessing: add -cpp\\)\n$")
     file(GLOB kept "${TMP}/weft-compile-*") # kept for a look, as the line says
     file(REMOVE_RECURSE ${kept})
     compile_ok(-- ${COMPILER} -cpp -fopenmp ../src/doacross.${EXT} -o prog)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile_cancel.h"
 #include "compile_shield.h"
 #include "compile_text.h"
 
@@ -43,17 +44,19 @@ static void plain_check_command(const weft_compile_ctx *ctx, int index, weft_com
 }
 
 /* Whether SOURCE has directives or clauses OPARI2 does not know, which only
- * weft compile's preprocessing path hides from it (compile_shield.h). */
+ * weft compile's preprocessing path works around (compile_shield.h,
+ * compile_cancel.h). */
 static bool needs_shield(const char *source, bool fortran)
 {
     weft_compile_text text = {0};
-    unsigned found = 0, plain = 0;
+    unsigned found = 0, plain = 0, cancels = 0;
     if (weft__compile_text_read(source, &text) == WEFT_OK) {
         free(weft__compile_shield(text.text, fortran, false, &found));
         free(weft__compile_plain_if(text.text, fortran, &plain));
+        free(weft__compile_cancel_waits(text.text, fortran, &cancels));
     }
     weft__compile_text_free(&text);
-    return found + plain != 0;
+    return found + plain + cancels != 0;
 }
 
 int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, const char *kept,
@@ -72,14 +75,14 @@ int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, 
     bool preprocessed = !ctx->no_preprocess && weft__compile_preprocesses(ctx->plan, index);
     bool fortran = weft__compile_is_fortran(ctx->plan->langs[index]);
     const char *hint = preprocessed ? "try --no-preprocess, or report it" : "report it";
-    if (!preprocessed && needs_shield(source, fortran))
-        hint = ctx->no_preprocess
-                   ? "OpenMP that OPARI2 does not know (doacross loops, clauses "
-                     "of combined loops, if modifiers) needs weft compile's preprocessing: "
-                     "leave out --no-preprocess"
-                   : "OpenMP that OPARI2 does not know (doacross loops, clauses "
-                     "of combined loops, if modifiers) needs weft compile's preprocessing: "
-                     "add -cpp";
+    char unknown[200];
+    if (!preprocessed && needs_shield(source, fortran)) {
+        snprintf(unknown, sizeof(unknown),
+                 "OpenMP that OPARI2 does not know (doacross loops, clauses of combined loops, "
+                 "if modifiers, cancel) needs weft compile's preprocessing: %s",
+                 ctx->no_preprocess ? "leave out --no-preprocess" : "add -cpp");
+        hint = unknown;
+    }
     const char *how = opari2_signal ? "crashed" : "failed";
     char why[96];
     if (opari2_signal)
