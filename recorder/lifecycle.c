@@ -19,12 +19,17 @@
 #include "journal.h"
 #include "location.h"
 #include "metrics.h"
+#include "part_gate.h"
 #include "program.h"
 #include "signals.h"
 #include "sink.h"
 #include "weft/log.h"
 #include "weft/recorder.h"
 #include "writer.h"
+
+/* How long after a signal a rank of an MPI job waits for the others of its
+ * node to write their parts (part_gate.h): mpirun waits 1 s at most. */
+#define PARTS_WAIT_NS 800000000u
 
 atomic_bool weft__recording;
 atomic_bool weft__paused;
@@ -282,6 +287,7 @@ void weft__finalize_part_at(weft_journal_state how, uint64_t cut_time, uint64_t 
     /* Closing the archive takes every rank; the others are not there. */
     weft__archive_forget();
     const char *dir = weft__archive_directory();
+    weft__part_written(dir, rank);
     char why[64];
     if (how == WEFT_JOURNAL_SIGNALLED)
         snprintf(why, sizeof(why), "was ended by signal %u", signal);
@@ -299,7 +305,12 @@ void weft__finalize_on_signal(int signo, uint64_t time)
 {
     uint64_t status = (uint64_t)(int64_t)(128 + signo);
     if (weft__job_attached()) {
+        /* The other ranks of the node are ended at the same moment: none
+         * dies before all have written (part_gate.h), for up to this long
+         * after the signal, within the second mpirun gives them. */
+        uint64_t deadline = weft__monotonic_ns() + PARTS_WAIT_NS;
         weft__finalize_part_at(WEFT_JOURNAL_SIGNALLED, time, status, (uint32_t)signo);
+        weft__parts_wait(weft__archive_directory(), deadline);
         return;
     }
     weft_sink_totals totals;
