@@ -216,10 +216,11 @@ static uint64_t switch_to_at(pomp_task task, uint64_t time)
 }
 
 /* Whether this thread suspended `task` (a task it ran, interrupted by a
- * task it began); true when the stack is too deep to tell. */
+ * task it began); true when the stack is too deep to tell: at
+ * MAX_TASK_DEPTH too, the depth a task deeper than kept returns to. */
 static bool suspended_here(pomp_task task)
 {
-    if (self.task_depth > MAX_TASK_DEPTH)
+    if (self.task_depth >= MAX_TASK_DEPTH)
         return true;
     for (uint32_t i = 0; i < self.task_depth; i++) {
         if (self.suspended[i] == task)

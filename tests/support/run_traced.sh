@@ -14,7 +14,8 @@
 # OMP_NUM_THREADS is THREADS; WEFT_* variables of the caller pass through.
 # WEFT_TEST_PRELOAD: a sanitizer runtime the traced program needs first.
 # Writes WORKDIR/stderr (the traced run's); RUN_TRACED_STDERR, when set, is
-# a regular expression (grep -E) it must match; RUN_TRACED_CHECK, one the
+# a regular expression (grep -E) it must match (RUN_TRACED_QUIET=1: it must
+# be empty); RUN_TRACED_CHECK, one the
 # first line of weft check's output must match.
 set -euo pipefail
 weft=$1 checker=$2 work=$3 threads=$4 mode=$5
@@ -48,6 +49,9 @@ fi
     cat "$work/stderr"; echo "run_traced: the traced program failed"; exit 1; }
 if [ -n "${RUN_TRACED_STDERR:-}" ] && ! grep -Eq "$RUN_TRACED_STDERR" "$work/stderr"; then
     cat "$work/stderr"; echo "run_traced: stderr does not match '$RUN_TRACED_STDERR'"; exit 1
+fi
+if [ "${RUN_TRACED_QUIET:-}" = 1 ] && [ -s "$work/stderr" ]; then
+    cat "$work/stderr"; echo "run_traced: the traced run wrote to stderr"; exit 1
 fi
 if ! cmp -s "$work/plain/out" "$work/traced/out"; then
     echo "run_traced: the traced program printed something else:"
