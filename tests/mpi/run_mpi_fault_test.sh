@@ -36,9 +36,10 @@ forward=()
 open_mpi=false
 if "$mpiexec" --version 2>&1 | grep -qE 'Open MPI|OpenRTE'; then
     open_mpi=true
-    # mpirun sends SIGKILL 1 s after SIGTERM by default: on a busy machine
-    # too short for a rank to write its part, and the test would not know
-    # which it saw (docs/FAULTS.md says how to give ranks more time).
+    # mpirun sends SIGKILL at most 1 s after SIGTERM by default: on a busy
+    # machine too short for a rank with a large part to write it, and the
+    # test would not know which it saw (docs/FAULTS.md says how to give
+    # ranks more time; run_abort_race.sh runs with the default).
     forward+=(--allow-run-as-root --oversubscribe --bind-to none
               --mca odls_base_sigkill_timeout 5)
     for name in $(compgen -e); do
