@@ -145,6 +145,10 @@ typedef struct ompt_open_region {
 } ompt_open_region;
 
 typedef struct ompt_thread {
+    /* The number of the team of a host `teams` league whose initial task
+     * the thread runs (0 outside one): the key of the teams it forks, so
+     * each league team's are its own (ompt_parallel.c). */
+    uint32_t league_team;
     uint32_t fork_depth;
     ompt_fork forks[OMPT_MAX_NESTING];
     uint32_t member_depth;

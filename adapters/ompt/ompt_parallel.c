@@ -10,6 +10,10 @@
  * inside the one that loaded it (weak: resolved against that runtime). */
 extern int omp_get_num_threads(void) __attribute__((weak));
 
+/* The parallel data of a host `teams` league points here, so that the
+ * initial tasks of its teams are told from the program's. */
+static const char league_mark;
+
 void weft__ompt_parallel_begin(ompt_data_t *encountering_task, const ompt_frame_t *frame,
                                ompt_data_t *parallel, unsigned int requested, int flags,
                                const void *codeptr)
@@ -17,6 +21,8 @@ void weft__ompt_parallel_begin(ompt_data_t *encountering_task, const ompt_frame_
     (void)encountering_task, (void)frame;
     ompt_thread *t = weft__ompt_self();
     parallel->ptr = NULL;
+    if (t && (flags & ompt_parallel_league))
+        parallel->ptr = (void *)&league_mark;
     if (!t || (flags & ompt_parallel_league))
         return; /* a teams construct: no thread team of this program's host */
     const ompt_member *m = weft__ompt_member(t);
@@ -25,7 +31,9 @@ void weft__ompt_parallel_begin(ompt_data_t *encountering_task, const ompt_frame_
         f->codeptr = codeptr ? codeptr : weft__ompt_fallback(t);
         f->parallel = weft__ompt_region(codeptr, OC_PARALLEL, weft__ompt_fallback(t));
         f->parent_team = m ? m->team : WEFT_COMM_INVALID;
-        f->forker = m ? m->thread_num : 0;
+        /* Outside any team, the league team the thread runs (0: none): two
+         * league teams forking at once must not share their teams' ids. */
+        f->forker = m ? m->thread_num : t->league_team;
         parallel->ptr = f;
     }
     t->fork_depth++;
@@ -91,6 +99,12 @@ void weft__ompt_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *paral
     if (!(flags & ompt_task_implicit)) { /* the initial task: no team of its own */
         if (endpoint == ompt_scope_begin && task)
             task->value = weft__ompt_implicit_task_id(0);
+        /* A league team's initial task: libomp names the team by `index`
+         * at its begin (its end names no parallel region). */
+        if (endpoint == ompt_scope_begin && parallel && parallel->ptr == &league_mark)
+            t->league_team = index;
+        else if (endpoint == ompt_scope_end && t->fork_depth == 0)
+            t->league_team = 0;
         return;
     }
     if (endpoint == ompt_scope_begin) {

@@ -239,6 +239,7 @@ weft_comm weft__ompt_task_team(ompt_thread *t)
     if (m)
         return m->team;
     /* Outside parallel regions: the initial thread's one-thread team, the
-     * same (forker 0, size 1) team the POMP2 adapter defines there. */
-    return cached_team(t, WEFT_COMM_INVALID, 1);
+     * same (forker 0, size 1) team the POMP2 adapter defines there; in a
+     * host league, its team's own. */
+    return cached_team(t, WEFT_COMM_INVALID, (uint64_t)t->league_team << 32 | 1);
 }
