@@ -34,24 +34,11 @@ static bool split(const char *text, lines *out)
     return true;
 }
 
-/* Where the words of directive LINE start (after `#pragma omp` or the
- * Fortran sentinel), 0 for no directive start. */
-static size_t words(const char *line, size_t len, bool fortran)
-{
-    if (!fortran) {
-        size_t omp = weft__directive_c_omp(line, len);
-        return omp ? skip_blanks(line, omp, len) : 0;
-    }
-    bool continued = false;
-    size_t at = weft__directive_fortran(line, len, &continued);
-    return at && !continued ? skip_blanks(line, at, len) : 0;
-}
-
 /* Whether directive LINE says FIRST then SECOND (SECOND NULL: anything). */
 static bool says(const char *line, bool fortran, const char *first, const char *second)
 {
     size_t len = line_length(line);
-    size_t w = words(line, len, fortran);
+    size_t w = weft__directive_first_word(line, len, fortran);
     if (!w || !word_at(line + w, len - w, first, fortran))
         return false;
     if (!second)
@@ -64,7 +51,7 @@ static bool says(const char *line, bool fortran, const char *first, const char *
 static bool says_point(const char *line, bool fortran, const char *what)
 {
     size_t len = line_length(line);
-    size_t w = words(line, len, fortran);
+    size_t w = weft__directive_first_word(line, len, fortran);
     if (!w || !word_at(line + w, len - w, "cancellation", fortran))
         return false;
     size_t next = skip_blanks(line, w + 12, len);

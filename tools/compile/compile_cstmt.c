@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "compile_pretext.h"
+#include "compile_directive.h"
 #include "compile_text.h"
 
 #define FAIL SIZE_MAX
@@ -295,8 +296,7 @@ static void put_marker_for(weft_compile_text *out, const scanner *s, size_t at)
         size_t eol = end_of_line(s, i);
         if (at < eol || eol == s->len)
             break; /* the line holding AT */
-        if (s->text[i] == '#' && i + 2 < s->len && s->text[i + 1] == ' ' &&
-            isdigit((unsigned char)s->text[i + 2])) {
+        if (weft__directive_is_marker(s->text + i, eol - i)) {
             marker = i;
             line_no = strtoul(s->text + i + 2, NULL, 10);
         } else {
@@ -304,26 +304,8 @@ static void put_marker_for(weft_compile_text *out, const scanner *s, size_t at)
         }
         i = eol;
     }
-    if (marker == FAIL)
-        return;
-    /* the marker's file and flags, without 1 and 2 (entering, returning) */
-    const char *quote = memchr(s->text + marker, '"', end_of_line(s, marker) - marker);
-    if (!quote)
-        return;
-    scanner in = {s->text, end_of_line(s, marker)};
-    size_t close = literal_end(&in, (size_t)(quote - s->text), false);
-    if (close == FAIL)
-        return;
-    char number[32];
-    snprintf(number, sizeof(number), "# %zu ", line_no);
-    weft__compile_text_puts(out, number);
-    weft__compile_text_put(out, quote, close - (size_t)(quote - s->text));
-    for (size_t i = close; i < in.len; i++) {
-        char c = s->text[i];
-        if ((c == '3' || c == '4') && s->text[i - 1] == ' ')
-            weft__compile_text_put(out, c == '3' ? " 3" : " 4", 2);
-    }
-    weft__compile_text_put(out, "\n", 1);
+    if (marker != FAIL)
+        weft__directive_put_marker(out, s->text + marker, end_of_line(s, marker) - marker, line_no);
 }
 
 /* The `if` statement with an `else` that the construct whose line ends at

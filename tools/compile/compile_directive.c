@@ -3,6 +3,7 @@
 #include "compile_directive.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -87,4 +88,45 @@ bool weft__directive_fortran_continues(const char *line, size_t from, size_t len
     while (end > from && (line[end - 1] == ' ' || line[end - 1] == '\t' || line[end - 1] == '\r'))
         end--;
     return end > from && line[end - 1] == '&';
+}
+
+size_t weft__directive_first_word(const char *line, size_t len, bool fortran)
+{
+    if (!fortran) {
+        size_t omp = weft__directive_c_omp(line, len);
+        return omp ? weft__directive_skip_blanks(line, omp, len) : 0;
+    }
+    bool continued = false;
+    size_t at = weft__directive_fortran(line, len, &continued);
+    return at && !continued ? weft__directive_skip_blanks(line, at, len) : 0;
+}
+
+bool weft__directive_is_marker(const char *line, size_t len)
+{
+    return len > 2 && line[0] == '#' && line[1] == ' ' && isdigit((unsigned char)line[2]);
+}
+
+void weft__directive_put_marker(weft_compile_text *out, const char *marker, size_t len,
+                                unsigned long line_no)
+{
+    const char *quote = memchr(marker, '"', len), *close = NULL;
+    for (const char *c = quote ? quote + 1 : NULL; c && c < marker + len; c++) {
+        if (*c == '\\' && c + 1 < marker + len) {
+            c++;
+        } else if (*c == '"') {
+            close = c;
+            break;
+        }
+    }
+    if (!close)
+        return;
+    char number[32];
+    snprintf(number, sizeof(number), "# %lu ", line_no);
+    weft__compile_text_puts(out, number);
+    weft__compile_text_put(out, quote, (size_t)(close - quote) + 1);
+    for (const char *c = close + 1; c < marker + len; c++) {
+        if ((*c == '3' || *c == '4') && c[-1] == ' ')
+            weft__compile_text_put(out, c - 1, 2);
+    }
+    weft__compile_text_put(out, "\n", 1);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Reading OpenMP directive lines in preprocessed C/C++ and Fortran text,
- * for the rewrites around OPARI2 (compile_pretext.c, compile_shield.c).
+ * for the rewrites around OPARI2 (compile_pretext.c, compile_cstmt.c,
+ * compile_shield.c, compile_split.c, compile_cancel.c).
  * LINE is not '\0'-terminated at its end: LEN bytes, up to the newline.
  * Private to tools/. */
 #ifndef WEFT_TOOLS_COMPILE_DIRECTIVE_H
@@ -8,6 +9,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "compile_text.h"
 
 /* The length of the line starting at LINE, without its newline. */
 size_t weft__directive_line_length(const char *line);
@@ -38,5 +41,20 @@ size_t weft__directive_fortran(const char *line, size_t len, bool *continued);
 /* True when the Fortran directive line LINE ends with `&` (before any `!`
  * comment): the directive continues on the next line. */
 bool weft__directive_fortran_continues(const char *line, size_t from, size_t len);
+
+/* Where the first word of an OpenMP directive starts on LINE, after
+ * `#pragma omp` (C) or the sentinel (Fortran, not on a continuation line);
+ * 0 when LINE starts no directive. */
+size_t weft__directive_first_word(const char *line, size_t len, bool fortran);
+
+/* A GNU line marker, `# N "FILE" FLAGS`. */
+bool weft__directive_is_marker(const char *line, size_t len);
+
+/* Writes into OUT a line marker that numbers the next line LINE_NO, in the
+ * file of the marker MARKER (LEN bytes) with its flags 3 and 4 (system
+ * header, extern C) and without 1 and 2 (entering, returning); nothing
+ * when MARKER names no file. */
+void weft__directive_put_marker(weft_compile_text *out, const char *marker, size_t len,
+                                unsigned long line_no);
 
 #endif /* WEFT_TOOLS_COMPILE_DIRECTIVE_H */

@@ -22,17 +22,6 @@
 static const char *const shielded[] = {"ordered", "linear",  "order",      "safelen",
                                        "simdlen", "aligned", "nontemporal"};
 
-/* True when LINE[from, len) holds the word `depend` or `doacross`. */
-static bool names_doacross(const char *line, size_t from, size_t len, bool fold)
-{
-    for (size_t i = from; i < len; i++) {
-        if ((i == 0 || !ident_char(line[i - 1])) && (word_at(line + i, len - i, "depend", fold) ||
-                                                     word_at(line + i, len - i, "doacross", fold)))
-            return true;
-    }
-    return false;
-}
-
 /* One directive: its lines (a Fortran one's continuation lines included),
  * where its first word starts, and how many lines it has. */
 typedef struct directive {
@@ -43,20 +32,14 @@ typedef struct directive {
 
 static directive read_directive(const char *line, bool fortran)
 {
-    directive d = {line, 0, 1};
     size_t len = line_length(line);
-    if (!fortran) { /* one line: the preprocessor joined its continuations */
-        size_t omp = weft__directive_c_omp(line, len);
-        d.word = omp ? skip_blanks(line, omp, len) : 0;
+    directive d = {line, weft__directive_first_word(line, len, fortran), 1};
+    if (!fortran || !d.word) /* C: the preprocessor joined a pragma's lines */
         return d;
-    }
-    bool continued = false;
-    size_t at = weft__directive_fortran(line, len, &continued);
-    if (!at || continued)
-        return d;
-    d.word = skip_blanks(line, at, len);
     /* Continued by a `&` at the end (free form) or a mark in column 6 of
      * the next line (fixed form). */
+    size_t at = d.word;
+    bool continued = false;
     while (line[len] == '\n') {
         const char *next = line + len + 1;
         size_t next_len = line_length(next);
@@ -77,19 +60,26 @@ static bool directive_is(const directive *d, const char *word, bool fortran)
     return d->word && word_at(line + d->word, len - d->word, word, fortran);
 }
 
-/* `ordered` with a `depend` or `doacross` clause. */
-static bool stand_alone_ordered(const directive *d, bool fortran)
+/* Whether a line of directive D holds WORD after its first word. */
+static bool directive_holds(const directive *d, const char *word, bool fold)
 {
-    if (!directive_is(d, "ordered", fortran))
-        return false;
     const char *line = d->first;
     for (size_t n = 0; n < d->lines; n++) {
         size_t len = line_length(line);
-        if (names_doacross(line, n == 0 ? d->word + 7 : 0, len, fortran))
-            return true;
+        for (size_t i = n == 0 ? d->word + 1 : 0; i < len; i++) {
+            if ((i == 0 || !ident_char(line[i - 1])) && word_at(line + i, len - i, word, fold))
+                return true;
+        }
         line += len + 1;
     }
     return false;
+}
+
+/* `ordered` with a `depend` or `doacross` clause. */
+static bool stand_alone_ordered(const directive *d, bool fortran)
+{
+    return directive_is(d, "ordered", fortran) &&
+           (directive_holds(d, "depend", fortran) || directive_holds(d, "doacross", fortran));
 }
 
 /* `parallel for` (C) or `parallel do` (Fortran), with anything after. */
@@ -165,26 +155,30 @@ static unsigned shield_first_line(weft_compile_text *out, const directive *d, bo
     return 1 + shield_clauses(out, line, simd + 4, len, fortran, depth);
 }
 
-char *weft__compile_shield(const char *text, bool fortran, bool fixed_form, unsigned *changed)
+/* ---- one pass a directive at a time ---------------------------------- */
+
+/* Writes line N (LINE, LEN bytes) of directive D into OUT, rewritten;
+ * DEPTH carries parentheses over its lines. Returns the changes made. */
+typedef unsigned (*line_rewrite)(weft_compile_text *out, const directive *d, size_t n,
+                                 const char *line, size_t len, bool fortran, int *depth);
+
+/* The rewrite a pass gives directive D's lines; NULL: copied as they are. */
+typedef line_rewrite (*directive_rule)(const directive *d, bool fortran, bool fixed_form);
+
+static char *each_directive(const char *text, bool fortran, bool fixed_form, directive_rule rule,
+                            unsigned *changed)
 {
     weft_compile_text out = {0};
     weft__compile_text_put(&out, "", 0);
-    const char *mark = fortran ? HIDDEN_FORTRAN : HIDDEN_C;
     unsigned count = 0;
     for (const char *line = text; *line;) {
         directive d = read_directive(line, fortran);
-        bool hide = stand_alone_ordered(&d, fortran);
-        bool shield = !hide && !fixed_form && combined_loop(&d, fortran);
-        count += hide;
+        line_rewrite rewrite = d.word ? rule(&d, fortran, fixed_form) : NULL;
         int depth = 0;
         for (size_t n = 0; n < d.lines; n++) {
             size_t len = line_length(line);
-            if (hide)
-                weft__compile_text_put(&out, mark, strlen(mark));
-            if (shield && n == 0)
-                count += shield_first_line(&out, &d, fortran, &depth);
-            else if (shield)
-                count += shield_clauses(&out, line, 0, len, fortran, &depth);
+            if (rewrite)
+                count += rewrite(&out, &d, n, line, len, fortran, &depth);
             else
                 weft__compile_text_put(&out, line, len);
             weft__compile_text_put(&out, "\n", line[len] == '\n');
@@ -194,6 +188,37 @@ char *weft__compile_shield(const char *text, bool fortran, bool fixed_form, unsi
     if (changed)
         *changed = count;
     return weft__compile_text_take(&out);
+}
+
+/* ---- the shield ------------------------------------------------------ */
+
+static unsigned hide_line(weft_compile_text *out, const directive *d, size_t n, const char *line,
+                          size_t len, bool fortran, int *depth)
+{
+    (void)d, (void)depth;
+    weft__compile_text_puts(out, fortran ? HIDDEN_FORTRAN : HIDDEN_C);
+    weft__compile_text_put(out, line, len);
+    return n == 0; /* one directive */
+}
+
+static unsigned shield_line(weft_compile_text *out, const directive *d, size_t n, const char *line,
+                            size_t len, bool fortran, int *depth)
+{
+    if (n == 0)
+        return shield_first_line(out, d, fortran, depth);
+    return shield_clauses(out, line, 0, len, fortran, depth);
+}
+
+static line_rewrite shield_rule(const directive *d, bool fortran, bool fixed_form)
+{
+    if (stand_alone_ordered(d, fortran))
+        return hide_line;
+    return !fixed_form && combined_loop(d, fortran) ? shield_line : NULL;
+}
+
+char *weft__compile_shield(const char *text, bool fortran, bool fixed_form, unsigned *changed)
+{
+    return each_directive(text, fortran, fixed_form, shield_rule, changed);
 }
 
 /* ---- if clauses with a directive-name modifier ---------------------- */
@@ -206,40 +231,33 @@ static const char *if_owner(const directive *d, bool fortran)
 {
     if (directive_is(d, "task", fortran))
         return "task";
-    if (!directive_is(d, "parallel", fortran))
+    if (!directive_is(d, "parallel", fortran) || directive_holds(d, "simd", fortran))
         return NULL;
-    const char *line = d->first;
-    for (size_t n = 0; n < d->lines; n++) {
-        size_t len = line_length(line);
-        for (size_t i = 0; i < len; i++) {
-            if ((i == 0 || !ident_char(line[i - 1])) && word_at(line + i, len - i, "simd", fortran))
-                return NULL;
-        }
-        line += len + 1;
-    }
     return "parallel";
 }
 
 /* Copies LINE into OUT with the `OWNER :` of every `if (OWNER : ...)` at
- * parenthesis depth 0 (DEPTH carried over continuation lines) left out;
- * counts them. */
-static unsigned plain_if_line(weft_compile_text *out, const char *line, size_t len,
-                              const char *owner, bool fold, int *depth)
+ * parenthesis depth 0 (DEPTH carried over continuation lines) left out,
+ * OWNER being if_owner's; counts them. */
+static unsigned plain_if_line(weft_compile_text *out, const directive *d, size_t n,
+                              const char *line, size_t len, bool fortran, int *depth)
 {
+    (void)n;
+    const char *owner = if_owner(d, fortran);
     unsigned count = 0;
-    size_t copied = 0, n = strlen(owner);
+    size_t copied = 0, owner_len = strlen(owner);
     for (size_t i = 0; i < len; i++) {
         if (line[i] == '(' || line[i] == ')') {
             *depth += line[i] == '(' ? 1 : -1;
             continue;
         }
         if (*depth != 0 || (i > 0 && ident_char(line[i - 1])) ||
-            !word_at(line + i, len - i, "if", fold))
+            !word_at(line + i, len - i, "if", fortran))
             continue;
         size_t open = skip_blanks(line, i + 2, len);
         size_t word = open < len && line[open] == '(' ? skip_blanks(line, open + 1, len) : len;
-        size_t colon = word < len && word_at(line + word, len - word, owner, fold)
-                           ? skip_blanks(line, word + n, len)
+        size_t colon = word < len && word_at(line + word, len - word, owner, fortran)
+                           ? skip_blanks(line, word + owner_len, len)
                            : len;
         if (colon >= len || line[colon] != ':' || (colon + 1 < len && line[colon + 1] == ':'))
             continue;
@@ -253,28 +271,15 @@ static unsigned plain_if_line(weft_compile_text *out, const char *line, size_t l
     return count;
 }
 
+static line_rewrite plain_if_rule(const directive *d, bool fortran, bool fixed_form)
+{
+    (void)fixed_form;
+    return if_owner(d, fortran) ? plain_if_line : NULL;
+}
+
 char *weft__compile_plain_if(const char *text, bool fortran, unsigned *changed)
 {
-    weft_compile_text out = {0};
-    weft__compile_text_put(&out, "", 0);
-    unsigned count = 0;
-    for (const char *line = text; *line;) {
-        directive d = read_directive(line, fortran);
-        const char *owner = if_owner(&d, fortran);
-        int depth = 0;
-        for (size_t n = 0; n < d.lines; n++) {
-            size_t len = line_length(line);
-            if (owner)
-                count += plain_if_line(&out, line, len, owner, fortran, &depth);
-            else
-                weft__compile_text_put(&out, line, len);
-            weft__compile_text_put(&out, "\n", line[len] == '\n');
-            line += len + (line[len] == '\n');
-        }
-    }
-    if (changed)
-        *changed = count;
-    return weft__compile_text_take(&out);
+    return each_directive(text, fortran, false, plain_if_rule, changed);
 }
 
 /* ---- shown again ----------------------------------------------------- */

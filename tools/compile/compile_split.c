@@ -2,8 +2,6 @@
 /* Combined master constructs split before OPARI2 (compile_split.h). */
 #include "compile_split.h"
 
-#include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,40 +19,6 @@ typedef struct position {
     const char *marker; /* NULL before the first */
     unsigned long next;
 } position;
-
-static bool is_marker(const char *line, size_t len)
-{
-    return len > 2 && line[0] == '#' && line[1] == ' ' && isdigit((unsigned char)line[2]);
-}
-
-/* Writes a marker that numbers the next line LINE_NO, in the file of the
- * last marker (its flags 3 and 4 kept, 1 and 2 left out). */
-static void put_marker(weft_compile_text *out, const position *pos, unsigned long line_no)
-{
-    const char *m = pos->marker;
-    size_t len = line_length(m);
-    const char *quote = memchr(m, '"', len);
-    const char *close = NULL;
-    for (const char *c = quote ? quote + 1 : NULL; c && c < m + len; c++) {
-        if (*c == '\\' && c + 1 < m + len)
-            c++;
-        else if (*c == '"') {
-            close = c;
-            break;
-        }
-    }
-    if (!close)
-        return;
-    char number[32];
-    snprintf(number, sizeof(number), "# %lu ", line_no);
-    weft__compile_text_puts(out, number);
-    weft__compile_text_put(out, quote, (size_t)(close - quote) + 1);
-    for (const char *c = close + 1; c < m + len; c++) {
-        if ((*c == '3' || *c == '4') && c[-1] == ' ')
-            weft__compile_text_put(out, c - 1, 2);
-    }
-    weft__compile_text_put(out, "\n", 1);
-}
 
 /* The leaf constructs of a combined directive this module splits. */
 enum leaf { LEAF_PARALLEL, LEAF_MASTER, LEAF_LOOP, LEAF_COUNT };
@@ -209,7 +173,8 @@ static bool split(weft_compile_text *out, const char *line, size_t len, size_t w
         }
         weft__compile_text_put(out, "\n", 1);
         /* each leaf on the directive's line, what follows on the next */
-        put_marker(out, pos, leaf == last ? line_no + 1 : line_no);
+        weft__directive_put_marker(out, pos->marker, line_length(pos->marker),
+                                   leaf == last ? line_no + 1 : line_no);
     }
     return true;
 }
@@ -223,20 +188,14 @@ char *weft__compile_split_combined(const char *text, unsigned *changed)
     for (const char *line = text; *line;) {
         size_t len = line_length(line);
         bool newline = line[len] == '\n';
-        size_t omp = is_marker(line, len) ? 0 : weft__directive_c_omp(line, len);
-        size_t word = omp ? skip_blanks(line, omp, len) : 0;
-        weft_compile_text one = {0};
-        weft__compile_text_put(&one, "", 0);
-        /* the first leaf's marker numbers the next leaf's line */
-        if (word && pos.marker && newline && split(&one, line, len, word, &pos, pos.next)) {
-            weft__compile_text_put(&out, one.text, one.len);
+        size_t word = weft__directive_first_word(line, len, false);
+        /* the first leaf's marker numbers the next leaf's line; split()
+         * writes nothing unless it splits */
+        if (word && pos.marker && newline && split(&out, line, len, word, &pos, pos.next))
             count++;
-        } else {
+        else
             weft__compile_text_put(&out, line, len + newline);
-        }
-        out.failed |= one.failed;
-        weft__compile_text_free(&one);
-        if (is_marker(line, len)) {
+        if (weft__directive_is_marker(line, len)) {
             pos.marker = line;
             pos.next = strtoul(line + 2, NULL, 10);
         } else {
