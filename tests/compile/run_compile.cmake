@@ -375,10 +375,20 @@ elseif(SCENARIO STREQUAL "opari2_crash")
 elseif(SCENARIO STREQUAL "doacross_unpreprocessed")
     weft_compile(-- ${COMPILER} -fopenmp -c ../src/doacross.${EXT})
     expect_exit(1)
-    expect_match(err "\\(OpenMP that OPARI2 does not know \\(doacross loops, clauses of combined loops, if modifiers, cancel\\) needs weft compile's preprocessing: add -cpp\\)\n$")
+    expect_match(err "\\(OpenMP that OPARI2 does not know \\(doacross loops, clauses of combined loops, if modifiers, cancel, combined master constructs\\) needs weft compile's preprocessing: add -cpp\\)\n$")
     file(GLOB kept "${TMP}/weft-compile-*") # kept for a look, as the line says
     file(REMOVE_RECURSE ${kept})
     compile_ok(-- ${COMPILER} -cpp -fopenmp ../src/doacross.${EXT} -o prog)
+    run_program(prog "           7")
+
+# --- parallel master in a source not preprocessed: the same hint; with -cpp it builds ---
+elseif(SCENARIO STREQUAL "parallel_master_unpreprocessed")
+    weft_compile(-- ${COMPILER} -fopenmp -c ../src/parallel_master.${EXT})
+    expect_exit(1)
+    expect_match(err "combined master constructs\\) needs weft compile's preprocessing: add -cpp\\)\n$")
+    file(GLOB kept "${TMP}/weft-compile-*")
+    file(REMOVE_RECURSE ${kept})
+    compile_ok(-- ${COMPILER} -cpp -fopenmp ../src/parallel_master.${EXT} -o prog)
     run_program(prog "           7")
 
 # --- a cancellable parallel region: built, with one line saying what OPARI2 misses ---

@@ -318,6 +318,46 @@ static void test_split(void **state)
 }
 
 /* clang-format off */
+static const text_case split_fortran_cases[] = {
+    {"parallel master and its end; clauses one per continuation line",
+     "# 3 \"a.F90\"\n  !$OMP parallel master num_threads(2) &\n!$omp& shared(n) ! why\n"
+     "n = 1\n!$omp end parallel master\nx = 1\n",
+     "# 3 \"a.F90\"\n  !$OMP parallel &\n!$omp& num_threads(2) &\n!$omp& shared(n)\n"
+     "# 3 \"a.F90\"\n!$omp master\n# 5 \"a.F90\"\nn = 1\n"
+     "!$omp end master\n# 6 \"a.F90\"\n!$omp end parallel\n# 7 \"a.F90\"\nx = 1\n", 1},
+    {"loop forms: an end written after a loop without one, one given replaced",
+     "# 1 \"b.F90\"\n!$omp master taskloop grainsize(2)\nouter: do i = 1, n\n"
+     "  do 10 j = 1, n\n    x = x + &\n      1\n10 continue\nend do outer\ny = 1\n"
+     "!$omp parallel loop\ndo i = 1, n\nenddo\n\n!$omp end parallel loop\n",
+     "# 1 \"b.F90\"\n!$omp master\n# 1 \"b.F90\"\n!$omp taskloop &\n!$omp& grainsize(2)\n"
+     "# 2 \"b.F90\"\nouter: do i = 1, n\n  do 10 j = 1, n\n    x = x + &\n      1\n"
+     "10 continue\nend do outer\n# 7 \"b.F90\"\n!$omp end taskloop\n# 7 \"b.F90\"\n"
+     "!$omp end master\n# 8 \"b.F90\"\ny = 1\n"
+     "!$omp parallel\n# 9 \"b.F90\"\n!$omp loop\n# 10 \"b.F90\"\ndo i = 1, n\nenddo\n\n"
+     "!$omp end loop\n# 13 \"b.F90\"\n!$omp end parallel\n# 14 \"b.F90\"\n", 2},
+    {"left whole: no end, no loop, default() with a loop, before any marker",
+     "!$omp parallel master\n!$omp end parallel master\n# 1 \"c.F90\"\n"
+     "!$omp parallel master\nx = 1\n!$omp parallel loop\nx = 2\n"
+     "!$omp master taskloop default(shared)\ndo i = 1, n\nend do\n",
+     "!$omp parallel master\n!$omp end parallel master\n# 1 \"c.F90\"\n"
+     "!$omp parallel master\nx = 1\n!$omp parallel loop\nx = 2\n"
+     "!$omp master taskloop default(shared)\ndo i = 1, n\nend do\n", 0},
+};
+/* clang-format on */
+
+static void test_split_fortran(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(split_fortran_cases) / sizeof(split_fortran_cases[0]); i++) {
+        unsigned changed = 99;
+        expect_text(split_fortran_cases[i].name,
+                    weft__compile_split_fortran(split_fortran_cases[i].text, false, &changed),
+                    split_fortran_cases[i].expected);
+        assert_int_equal(changed, split_fortran_cases[i].changed);
+    }
+}
+
+/* clang-format off */
 static const text_case plain_if_c[] = {
     {"the modifier naming the directive's construct left out",
      "#pragma omp parallel if(parallel: a ? b : c) num_threads(2)\n"
@@ -418,6 +458,7 @@ int main(void)
         cmocka_unit_test(test_line_markers),  cmocka_unit_test(test_depfile_join),
         cmocka_unit_test(test_hide_doacross), cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_split),         cmocka_unit_test(test_plain_if),
+        cmocka_unit_test(test_split_fortran),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

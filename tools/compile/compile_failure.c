@@ -13,6 +13,7 @@
 
 #include "compile_cancel.h"
 #include "compile_shield.h"
+#include "compile_split.h"
 #include "compile_text.h"
 
 /* The quiet compile of source INDEX as the user asked for it, without
@@ -45,18 +46,27 @@ static void plain_check_command(const weft_compile_ctx *ctx, int index, weft_com
 
 /* Whether SOURCE has directives or clauses OPARI2 does not know, which only
  * weft compile's preprocessing path works around (compile_shield.h,
- * compile_cancel.h). */
+ * compile_cancel.h, compile_split.h). */
 static bool needs_shield(const char *source, bool fortran)
 {
     weft_compile_text text = {0};
-    unsigned found = 0, plain = 0, cancels = 0;
-    if (weft__compile_text_read(source, &text) == WEFT_OK) {
-        free(weft__compile_shield(text.text, fortran, false, &found));
-        free(weft__compile_plain_if(text.text, fortran, &plain));
-        free(weft__compile_cancel_waits(text.text, fortran, &cancels));
+    unsigned found = 0, plain = 0, cancels = 0, split = 0;
+    /* the split works after a line marker, as in preprocessed text */
+    weft__compile_text_puts(&text, "# 1 \"source\"\n");
+    size_t marker = text.len;
+    weft_compile_text read = {0};
+    if (weft__compile_text_read(source, &read) == WEFT_OK && read.text) {
+        weft__compile_text_puts(&text, read.text);
+        const char *code = text.text ? text.text + marker : "";
+        free(weft__compile_shield(code, fortran, false, &found));
+        free(weft__compile_plain_if(code, fortran, &plain));
+        free(weft__compile_cancel_waits(code, fortran, &cancels));
+        free(fortran ? weft__compile_split_fortran(text.text, false, &split)
+                     : weft__compile_split_combined(text.text, &split));
     }
+    weft__compile_text_free(&read);
     weft__compile_text_free(&text);
-    return found + plain + cancels != 0;
+    return found + plain + cancels + split != 0;
 }
 
 int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, const char *kept,
@@ -75,11 +85,12 @@ int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, 
     bool preprocessed = !ctx->no_preprocess && weft__compile_preprocesses(ctx->plan, index);
     bool fortran = weft__compile_is_fortran(ctx->plan->langs[index]);
     const char *hint = preprocessed ? "try --no-preprocess, or report it" : "report it";
-    char unknown[200];
+    char unknown[256];
     if (!preprocessed && needs_shield(source, fortran)) {
         snprintf(unknown, sizeof(unknown),
                  "OpenMP that OPARI2 does not know (doacross loops, clauses of combined loops, "
-                 "if modifiers, cancel) needs weft compile's preprocessing: %s",
+                 "if modifiers, cancel, combined master constructs) needs weft compile's "
+                 "preprocessing: %s",
                  ctx->no_preprocess ? "leave out --no-preprocess" : "add -cpp");
         hint = unknown;
     }

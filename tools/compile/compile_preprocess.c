@@ -322,7 +322,9 @@ static char *then(char *text, char *(*rewrite)(const char *, const prep *), cons
 
 static char *split_step(const char *text, const prep *p)
 {
-    return p->fortran ? strdup(text) : weft__compile_split_combined(text, NULL);
+    bool fixed_form = p->lang == WEFT_COMPILE_LANG_FORTRAN_FIXED;
+    return p->fortran ? weft__compile_split_fortran(text, fixed_form, NULL)
+                      : weft__compile_split_combined(text, NULL);
 }
 
 static char *shield_step(const char *text, const prep *p)

@@ -17,10 +17,22 @@
  * before the text's first line marker. OPARI2 then records `parallel` and
  * `master` (not `masked`, `taskloop` or `loop`, which it does not know).
  * *CHANGED counts the directives split. Pure, as compile_pretext.h.
+ *
+ * In Fortran (weft__compile_split_fortran), the same constructs also have
+ * end directives: a construct is split only when its end is found (a loop
+ * construct written without its optional end is left whole), and the end
+ * becomes one end directive per construct, innermost first, all on the end's
+ * line. The clauses go one per continuation line (`!$omp&`, which both
+ * source forms read), so that no line grows past 72 (FIXED_FORM) or 132
+ * columns; a directive whose clause would not fit is left whole.
  * Private to tools/. */
 #ifndef WEFT_TOOLS_COMPILE_SPLIT_H
 #define WEFT_TOOLS_COMPILE_SPLIT_H
 
+#include <stdbool.h>
+
 char *weft__compile_split_combined(const char *text, unsigned *changed);
+
+char *weft__compile_split_fortran(const char *text, bool fixed_form, unsigned *changed);
 
 #endif /* WEFT_TOOLS_COMPILE_SPLIT_H */
