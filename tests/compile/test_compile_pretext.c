@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "compile_atomic.h"
 #include "compile_cancel.h"
 #include "compile_depfile.h"
 #include "compile_shield.h"
@@ -345,6 +346,33 @@ static const text_case split_fortran_cases[] = {
 };
 /* clang-format on */
 
+/* clang-format off */
+static const text_case atomic_cases[] = {
+    {"an optional end left out, a capture and its end hidden",
+     "!$omp atomic update\nk = k + 1\n!$OMP END ATOMIC\n!$omp atomic &\n!$omp& capture\n"
+     "old = k\nk = k + 1\n!$omp end atomic\n!$omp atomic\nk = k + 1\n",
+     "!$omp atomic update\nk = k + 1\n\n!weft-hidden-from-opari2:!$omp atomic &\n"
+     "!weft-hidden-from-opari2:!$omp& capture\nold = k\nk = k + 1\n"
+     "!weft-hidden-from-opari2:!$omp end atomic\n!$omp atomic\nk = k + 1\n", 2},
+};
+/* clang-format on */
+
+static void test_fortran_atomics(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(atomic_cases) / sizeof(atomic_cases[0]); i++) {
+        unsigned changed = 99;
+        char *out = weft__compile_fortran_atomics(atomic_cases[i].text, &changed);
+        assert_int_equal(changed, atomic_cases[i].changed);
+        char *shown = weft__compile_unshield(out, true);
+        expect_text(atomic_cases[i].name, out, atomic_cases[i].expected);
+        /* shown again after OPARI2: only the optional end stays out */
+        expect_text("unshielded", shown,
+                    "!$omp atomic update\nk = k + 1\n\n!$omp atomic &\n!$omp& capture\n"
+                    "old = k\nk = k + 1\n!$omp end atomic\n!$omp atomic\nk = k + 1\n");
+    }
+}
+
 static void test_split_fortran(void **state)
 {
     (void)state;
@@ -458,7 +486,7 @@ int main(void)
         cmocka_unit_test(test_line_markers),  cmocka_unit_test(test_depfile_join),
         cmocka_unit_test(test_hide_doacross), cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_split),         cmocka_unit_test(test_plain_if),
-        cmocka_unit_test(test_split_fortran),
+        cmocka_unit_test(test_split_fortran), cmocka_unit_test(test_fortran_atomics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compile_atomic.h"
 #include "compile_cancel.h"
 #include "compile_shield.h"
 #include "compile_split.h"
@@ -46,11 +47,11 @@ static void plain_check_command(const weft_compile_ctx *ctx, int index, weft_com
 
 /* Whether SOURCE has directives or clauses OPARI2 does not know, which only
  * weft compile's preprocessing path works around (compile_shield.h,
- * compile_cancel.h, compile_split.h). */
+ * compile_cancel.h, compile_split.h, compile_atomic.h). */
 static bool needs_shield(const char *source, bool fortran)
 {
     weft_compile_text text = {0};
-    unsigned found = 0, plain = 0, cancels = 0, split = 0;
+    unsigned found = 0, plain = 0, cancels = 0, split = 0, atomics = 0;
     /* the split works after a line marker, as in preprocessed text */
     weft__compile_text_puts(&text, "# 1 \"source\"\n");
     size_t marker = text.len;
@@ -63,10 +64,12 @@ static bool needs_shield(const char *source, bool fortran)
         free(weft__compile_cancel_waits(code, fortran, &cancels));
         free(fortran ? weft__compile_split_fortran(text.text, false, &split)
                      : weft__compile_split_combined(text.text, &split));
+        if (fortran)
+            free(weft__compile_fortran_atomics(code, &atomics));
     }
     weft__compile_text_free(&read);
     weft__compile_text_free(&text);
-    return found + plain + cancels + split != 0;
+    return found + plain + cancels + split + atomics != 0;
 }
 
 int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, const char *kept,
@@ -87,11 +90,12 @@ int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, 
     const char *hint = preprocessed ? "try --no-preprocess, or report it" : "report it";
     char unknown[256];
     if (!preprocessed && needs_shield(source, fortran)) {
-        snprintf(unknown, sizeof(unknown),
-                 "OpenMP that OPARI2 does not know (doacross loops, clauses of combined loops, "
-                 "if modifiers, cancel, combined master constructs) needs weft compile's "
-                 "preprocessing: %s",
-                 ctx->no_preprocess ? "leave out --no-preprocess" : "add -cpp");
+        snprintf(
+            unknown, sizeof(unknown),
+            "OpenMP that OPARI2 does not know (doacross loops, clauses of combined loops, "
+            "if modifiers, cancel, combined master constructs, end atomic) needs weft compile's "
+            "preprocessing: %s",
+            ctx->no_preprocess ? "leave out --no-preprocess" : "add -cpp");
         hint = unknown;
     }
     const char *how = opari2_signal ? "crashed" : "failed";

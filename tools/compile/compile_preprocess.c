@@ -45,6 +45,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compile_atomic.h"
 #include "compile_cancel.h"
 #include "compile_depfile.h"
 #include "compile_shield.h"
@@ -327,10 +328,16 @@ static char *split_step(const char *text, const prep *p)
                       : weft__compile_split_combined(text, NULL);
 }
 
+static char *plain_if_step(const char *text, const prep *p)
+{
+    return weft__compile_plain_if(text, p->fortran, NULL);
+}
+
 static char *shield_step(const char *text, const prep *p)
 {
     bool fixed_form = p->lang == WEFT_COMPILE_LANG_FORTRAN_FIXED;
-    char *plain = weft__compile_plain_if(text, p->fortran, NULL);
+    char *plain = p->fortran ? weft__compile_fortran_atomics(text, NULL) : strdup(text);
+    plain = then(plain, plain_if_step, p);
     char *shielded = plain ? weft__compile_shield(plain, p->fortran, fixed_form, NULL) : NULL;
     free(plain);
     return shielded;

@@ -192,12 +192,17 @@ static char *each_directive(const char *text, bool fortran, bool fixed_form, dir
 
 /* ---- the shield ------------------------------------------------------ */
 
+void weft__compile_put_hidden(weft_compile_text *out, const char *line, size_t len, bool fortran)
+{
+    weft__compile_text_puts(out, fortran ? HIDDEN_FORTRAN : HIDDEN_C);
+    weft__compile_text_put(out, line, len);
+}
+
 static unsigned hide_line(weft_compile_text *out, const directive *d, size_t n, const char *line,
                           size_t len, bool fortran, int *depth)
 {
     (void)d, (void)depth;
-    weft__compile_text_puts(out, fortran ? HIDDEN_FORTRAN : HIDDEN_C);
-    weft__compile_text_put(out, line, len);
+    weft__compile_put_hidden(out, line, len, fortran);
     return n == 0; /* one directive */
 }
 

@@ -33,12 +33,20 @@
 #define WEFT_TOOLS_COMPILE_SHIELD_H
 
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "compile_text.h"
 
 /* A new text for OPARI2; *CHANGED counts the directives hidden and the
  * clauses rewritten. */
 char *weft__compile_shield(const char *text, bool fortran, bool fixed_form, unsigned *changed);
 
-/* OPARI2's output TEXT with everything weft__compile_shield did undone. */
+/* Writes LINE (LEN bytes, no newline) into OUT behind the mark that
+ * weft__compile_unshield takes away (also for compile_atomic.h). */
+void weft__compile_put_hidden(weft_compile_text *out, const char *line, size_t len, bool fortran);
+
+/* OPARI2's output TEXT with everything weft__compile_shield (and
+ * weft__compile_put_hidden) did undone. */
 char *weft__compile_unshield(const char *text, bool fortran);
 
 /* *CHANGED counts the modifiers left out. */
