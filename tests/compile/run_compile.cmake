@@ -391,6 +391,15 @@ elseif(SCENARIO STREQUAL "parallel_master_unpreprocessed")
     compile_ok(-- ${COMPILER} -cpp -fopenmp ../src/parallel_master.${EXT} -o prog)
     run_program(prog "           7")
 
+# --- a range-based for with an unbraced body, not preprocessed: one line says so ---
+elseif(SCENARIO STREQUAL "range_for_unpreprocessed")
+    weft_compile(--no-preprocess -- ${COMPILER} -fopenmp -c ../src/range_for.${EXT})
+    expect_exit(0)
+    expect_match(err "^weft compile: '\\.\\./src/range_for\\.cpp' has 1 OpenMP loop over a range-based for with an unbraced body, .* leave out --no-preprocess\n$")
+    expect_stderr_lines(1)
+    compile_ok(-- ${COMPILER} -fopenmp ../src/range_for.${EXT} -o prog)
+    run_program(prog "10 1")
+
 # --- a cancellable parallel region: built, with one line saying what OPARI2 misses ---
 elseif(SCENARIO STREQUAL "cancel_warning")
     weft_compile(-- ${COMPILER} -fopenmp ../src/cancel_parallel.c -o prog)

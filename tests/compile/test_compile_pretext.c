@@ -115,6 +115,28 @@ static const text_case if_else_bodies[] = {
 };
 /* clang-format on */
 
+/* clang-format off */
+static const text_case loop_bodies[] = {
+    {"a range-based loop's body braced, a classic loop's too; a nested loop and a block left",
+     "# 1 \"f.cpp\"\n#pragma omp parallel for\nfor (int &x : v) s += x;\ncalls++;\n"
+     "#pragma omp for\nfor (i = 0; i < n; i++) [&](int k) { a[k] = k; }(i);\n"
+     "#pragma omp for collapse(2)\nfor (i = 0; i < n; i++)\n  for (j = 0; j < n; j++) a[i] = j;\n"
+     "#pragma omp for\nfor (auto &r : rows)\n  for (int j = 0; j < n; j++) r[j] = j;\n"
+     "#pragma omp for\nfor (i = 0; i < (c ? n : m); i++) { a[i] = i; }\n",
+     "# 1 \"f.cpp\"\n#pragma omp parallel for\nfor (int &x : v) {\n# 2 \"f.cpp\"\ns += x; }\n"
+     "calls++;\n#pragma omp for\nfor (i = 0; i < n; i++) {\n# 5 \"f.cpp\"\n"
+     "[&](int k) { a[k] = k; }(i); }\n"
+     "#pragma omp for collapse(2)\nfor (i = 0; i < n; i++)\n  for (j = 0; j < n; j++) a[i] = j;\n"
+     "#pragma omp for\nfor (auto &r : rows)\n  {\n# 11 \"f.cpp\"\n"
+     "for (int j = 0; j < n; j++) r[j] = j; }\n"
+     "#pragma omp for\nfor (i = 0; i < (c ? n : m); i++) { a[i] = i; }\n", 3},
+    {"a body followed by more on its line: the brace on a line of its own",
+     "# 1 \"m.c\"\ndo {\n#pragma omp for\nfor (i = 0; i < n; i++) y[i] *= a; } while (0);\n",
+     "# 1 \"m.c\"\ndo {\n#pragma omp for\nfor (i = 0; i < n; i++) {\n# 3 \"m.c\"\n"
+     "y[i] *= a;\n}\n# 3 \"m.c\"\n } while (0);\n", 1},
+};
+/* clang-format on */
+
 static void run_untied(const text_case *cases, size_t count, bool fortran)
 {
     for (size_t i = 0; i < count; i++) {
@@ -449,6 +471,17 @@ static void test_brace_if_else(void **state)
     }
 }
 
+static void test_brace_loop_bodies(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof(loop_bodies) / sizeof(loop_bodies[0]); i++) {
+        unsigned changed = 99;
+        char *out = weft__compile_brace_loop_bodies(loop_bodies[i].text, &changed);
+        assert_int_equal(changed, loop_bodies[i].changed);
+        expect_text(loop_bodies[i].name, out, loop_bodies[i].expected);
+    }
+}
+
 static void test_line_markers(void **state)
 {
     (void)state;
@@ -481,12 +514,19 @@ static void test_depfile_join(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_untied_c),      cmocka_unit_test(test_untied_fortran),
-        cmocka_unit_test(test_brace_else),    cmocka_unit_test(test_brace_if_else),
-        cmocka_unit_test(test_line_markers),  cmocka_unit_test(test_depfile_join),
-        cmocka_unit_test(test_hide_doacross), cmocka_unit_test(test_cancel),
-        cmocka_unit_test(test_split),         cmocka_unit_test(test_plain_if),
-        cmocka_unit_test(test_split_fortran), cmocka_unit_test(test_fortran_atomics),
+        cmocka_unit_test(test_untied_c),
+        cmocka_unit_test(test_untied_fortran),
+        cmocka_unit_test(test_brace_else),
+        cmocka_unit_test(test_brace_if_else),
+        cmocka_unit_test(test_line_markers),
+        cmocka_unit_test(test_depfile_join),
+        cmocka_unit_test(test_hide_doacross),
+        cmocka_unit_test(test_cancel),
+        cmocka_unit_test(test_split),
+        cmocka_unit_test(test_plain_if),
+        cmocka_unit_test(test_split_fortran),
+        cmocka_unit_test(test_fortran_atomics),
+        cmocka_unit_test(test_brace_loop_bodies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -332,6 +332,52 @@ static bool inner_if_else(const scanner *s, size_t at, size_t *start, size_t *en
     return true;
 }
 
+/* Whether the `for` header whose `(` is OPEN (ending at END) is a
+ * range-based one (C++): a lone `:` at its top level, fewer than two `;`. */
+static bool range_header(const scanner *s, tok open, size_t end)
+{
+    int depth = 0, semicolons = 0;
+    bool colon = false;
+    for (tok k = open; k.kind != TOK_END && k.start < end; k = next_token(s, k.end)) {
+        if (k.kind != TOK_PUNCT)
+            continue;
+        char c = s->text[k.start];
+        depth += strchr("([{", c) ? 1 : strchr(")]}", c) ? -1 : 0;
+        if (depth != 1)
+            continue;
+        semicolons += c == ';';
+        colon |= c == ':' && s->text[k.start + 1] != ':' && s->text[k.start - 1] != ':';
+    }
+    return colon && semicolons < 2;
+}
+
+/* The unbraced body of the `for` loop that the construct whose line ends at
+ * AT has for statement: OPARI2 finds a loop's end by the two `;` of its
+ * header and the statement after it, and misread a range-based loop (it
+ * took the statements after the loop into the construct: the program
+ * computed another result) and bodies holding `;` of their own (a lambda
+ * called at once, `try`, a macro's `} while (0)` on the loop's line). A
+ * body that is itself a loop of a classic header is left (collapse). */
+static bool loop_body(const scanner *s, size_t at, size_t *start, size_t *end, bool range_only)
+{
+    tok k = next_significant(s, at, true);
+    if (!is_word(s, k, "for"))
+        return false;
+    tok open = next_significant(s, k.end, false);
+    size_t after = is_punct(s, open, '(') ? skip_group(s, open) : FAIL;
+    if (after == FAIL)
+        return false;
+    tok body = next_significant(s, after, true);
+    if (body.kind != TOK_WORD && body.kind != TOK_PUNCT && body.kind != TOK_STRING)
+        return false; /* an OpenMP construct as body, or the end */
+    bool range = range_header(s, open, after);
+    if (is_punct(s, body, '{') || (is_word(s, body, "for") && !range) || (range_only && !range))
+        return false;
+    *start = body.start;
+    *end = statement_end(s, after, 0);
+    return *end != FAIL;
+}
+
 /* Writes TEXT[FROM, TO) in braces, each on a line of its own followed by a
  * line marker, so that reported lines stay those of the source. */
 static void put_braced(weft_compile_text *out, const scanner *s, size_t from, size_t to)
@@ -343,9 +389,29 @@ static void put_braced(weft_compile_text *out, const scanner *s, size_t from, si
     put_marker_for(out, s, to);
 }
 
+/* put_braced, the closing brace on the body's last line when nothing but
+ * blanks follows the body there (the construct's end keeps its line). */
+static void put_braced_body(weft_compile_text *out, const scanner *s, size_t from, size_t to)
+{
+    size_t eol = end_of_line(s, to), i = to;
+    while (i < eol && strchr(" \t\r\n", s->text[i]))
+        i++;
+    if (i < eol) {
+        put_braced(out, s, from, to);
+        return;
+    }
+    weft__compile_text_puts(out, "{\n");
+    put_marker_for(out, s, from);
+    weft__compile_text_put(out, s->text + from, to - from);
+    weft__compile_text_puts(out, " }");
+}
+
 /* What to brace after the OpenMP directive line [AT, EOL): the span
  * [*start, *end), or false for nothing. */
 typedef bool brace_finder(const scanner *s, size_t at, size_t eol, size_t *start, size_t *end);
+
+/* How a span is written in braces. */
+typedef void brace_writer(weft_compile_text *out, const scanner *s, size_t from, size_t to);
 
 /* The construct itself (its line through its statement's end) when `else`
  * follows it. */
@@ -367,7 +433,7 @@ static bool if_else_inside(const scanner *s, size_t at, size_t eol, size_t *star
 
 /* Copies TEXT with the spans FIND picks after each OpenMP directive with a
  * statement braced; *CHANGED counts them. NULL when out of memory. */
-static char *brace_spans(const char *text, brace_finder *find, unsigned *changed)
+static char *brace_spans(const char *text, brace_finder *find, brace_writer *put, unsigned *changed)
 {
     scanner s = {text, strlen(text)};
     weft_compile_text out = {0};
@@ -387,7 +453,7 @@ static char *brace_spans(const char *text, brace_finder *find, unsigned *changed
             continue;
         }
         weft__compile_text_put(&out, text + copied, start - copied);
-        put_braced(&out, &s, start, end);
+        put(&out, &s, start, end);
         copied = end;
         at = end_of_line(&s, end > 0 ? end - 1 : 0);
         count++;
@@ -398,12 +464,36 @@ static char *brace_spans(const char *text, brace_finder *find, unsigned *changed
     return weft__compile_text_take(&out);
 }
 
+static bool loop_body_after(const scanner *s, size_t at, size_t eol, size_t *start, size_t *end)
+{
+    (void)at;
+    return loop_body(s, eol, start, end, false);
+}
+
+static bool range_body_after(const scanner *s, size_t at, size_t eol, size_t *start, size_t *end)
+{
+    (void)at;
+    return loop_body(s, eol, start, end, true);
+}
+
+char *weft__compile_brace_loop_bodies(const char *text, unsigned *changed)
+{
+    return brace_spans(text, loop_body_after, put_braced_body, changed);
+}
+
+unsigned weft__compile_range_for_bodies(const char *text)
+{
+    unsigned count = 0;
+    free(brace_spans(text, range_body_after, put_braced_body, &count));
+    return count;
+}
+
 char *weft__compile_brace_if_else(const char *text, unsigned *changed)
 {
-    return brace_spans(text, if_else_inside, changed);
+    return brace_spans(text, if_else_inside, put_braced, changed);
 }
 
 char *weft__compile_brace_else(const char *text, unsigned *changed)
 {
-    return brace_spans(text, construct_before_else, changed);
+    return brace_spans(text, construct_before_else, put_braced, changed);
 }

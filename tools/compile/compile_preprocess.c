@@ -353,8 +353,10 @@ static char *braces_step(const char *text, const prep *p)
     if (p->fortran)
         return strdup(text);
     char *outer = weft__compile_brace_else(text, NULL);
-    char *braced = outer ? weft__compile_brace_if_else(outer, NULL) : NULL;
+    char *bodies = outer ? weft__compile_brace_loop_bodies(outer, NULL) : NULL;
     free(outer);
+    char *braced = bodies ? weft__compile_brace_if_else(bodies, NULL) : NULL;
+    free(bodies);
     return braced;
 }
 

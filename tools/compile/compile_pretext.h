@@ -39,6 +39,22 @@ char *weft__compile_brace_else(const char *text, unsigned *changed);
  * statement, as weft__compile_brace_else does. *CHANGED counts them. */
 char *weft__compile_brace_if_else(const char *text, unsigned *changed);
 
+/* OPARI2 finds the end of a loop construct's `for` by the two `;` of its
+ * header and then the statement after it: a range-based `for` (C++) with
+ * an unbraced body took the statements after the loop into the construct,
+ * which every thread then ran (a wrong result, silently); a body holding
+ * `;` of its own (a lambda called at once, `try`, a macro's `} while (0)`)
+ * did not compile. Puts braces around the unbraced body of every `for`
+ * that is an OpenMP construct's statement (not a body that is a loop of a
+ * classic header, for collapse), as weft__compile_brace_else does.
+ * *CHANGED counts them. */
+char *weft__compile_brace_loop_bodies(const char *text, unsigned *changed);
+
+/* The unbraced bodies of range-based `for` loops that OpenMP constructs
+ * have for statement in TEXT (C++ source as written, for weft compile's
+ * warning when it does not preprocess). */
+unsigned weft__compile_range_for_bodies(const char *text);
+
 /* OPARI2 names the files of relative line markers relative to the
  * directory of the file it reads (a work directory), in the regions' source
  * paths and its `#line` directives. Makes every relative marker name

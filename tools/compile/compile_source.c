@@ -21,6 +21,8 @@
 
 #include "compile_copy.h"
 #include "compile_depfile.h"
+#include "compile_pretext.h"
+#include "compile_text.h"
 
 #define base_name weft__compile_base_name
 #define with_suffix weft__compile_with_suffix
@@ -88,6 +90,28 @@ static char *copy_path(const char *dir, const char *source, weft_compile_lang la
             *p = (char)toupper((unsigned char)*p);
     }
     return copy;
+}
+
+/* Without the preprocessing path, OPARI2 reads the source as written and
+ * misreads a loop construct over a range-based `for` whose body has no
+ * braces (compile_pretext.h): the program would compute something else.
+ * Says so, once per source. */
+static void warn_range_for(const char *source, weft_compile_lang lang)
+{
+    if (lang != WEFT_COMPILE_LANG_CXX)
+        return;
+    weft_compile_text text = {0};
+    unsigned found = weft__compile_text_read(source, &text) == WEFT_OK && text.text
+                         ? weft__compile_range_for_bodies(text.text)
+                         : 0;
+    weft__compile_text_free(&text);
+    if (found)
+        fprintf(stderr,
+                "weft compile: '%s' has %u OpenMP loop%s over a range-based for with an unbraced "
+                "body, which OPARI2 misreads when weft compile does not preprocess (the "
+                "statements after the loop run inside the construct): brace the body, or leave "
+                "out --no-preprocess\n",
+                source, found, found == 1 ? "" : "s");
 }
 
 int weft__compile_opari2(weft_compile_ctx *ctx, const char *input, weft_compile_lang lang,
@@ -284,6 +308,7 @@ int weft__compile_source(weft_compile_ctx *ctx, int index)
         status = weft__compile_no_memory();
         goto fail;
     }
+    warn_range_for(source, lang);
     status = ctx->opari1_prefix ? weft__compile_opari1_instrument(ctx, source, lang, copy)
                                 : weft__compile_opari2(ctx, source, lang, copy, false);
     if (status) {
