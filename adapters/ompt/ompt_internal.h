@@ -149,6 +149,9 @@ typedef struct ompt_thread {
      * the thread runs (0 outside one): the key of the teams it forks, so
      * each league team's are its own (ompt_parallel.c). */
     uint32_t league_team;
+    /* The key of the teams the thread forks outside any team and league
+     * (weft__ompt_root_key); 0 until its first such fork. */
+    uint32_t root_key;
     uint32_t fork_depth;
     ompt_fork forks[OMPT_MAX_NESTING];
     uint32_t member_depth;
@@ -274,6 +277,13 @@ const void *weft__ompt_fallback(const ompt_thread *t);
 
 /* Registers (or finds) the team forked by `fork` with `size` threads. */
 weft_comm weft__ompt_team(ompt_thread *t, const ompt_fork *fork, uint32_t size);
+
+/* What stands in for the forking thread's number when T forks outside any
+ * team: the number of the host league team it runs; 0 on the program's
+ * main thread; on any other thread (a thread the program made, each the
+ * root of teams of its own) a number of its own from 2^31 on, so that its
+ * teams are not the main thread's. */
+uint32_t weft__ompt_root_key(ompt_thread *t);
 
 /* ---- callbacks (registered by ompt_tool.c) -------------------------------- */
 

@@ -31,9 +31,10 @@ void weft__ompt_parallel_begin(ompt_data_t *encountering_task, const ompt_frame_
         f->codeptr = codeptr ? codeptr : weft__ompt_fallback(t);
         f->parallel = weft__ompt_region(codeptr, OC_PARALLEL, weft__ompt_fallback(t));
         f->parent_team = m ? m->team : WEFT_COMM_INVALID;
-        /* Outside any team, the league team the thread runs (0: none): two
-         * league teams forking at once must not share their teams' ids. */
-        f->forker = m ? m->thread_num : t->league_team;
+        /* Outside any team, the league team the thread runs, or the root
+         * thread's own key: two league teams, or two threads of the
+         * program, forking at once must not share their teams' ids. */
+        f->forker = m ? m->thread_num : weft__ompt_root_key(t);
         parallel->ptr = f;
     }
     t->fork_depth++;

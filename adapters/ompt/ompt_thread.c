@@ -5,8 +5,10 @@
  * in the team tree, named by (the forking thread's number in its team, team
  * size) under the enclosing team, so a team that forms again and again is
  * one definition and the two adapters give the same team structure. */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "weft/compiler.h"
 #include "ompt_internal.h"
@@ -233,6 +235,25 @@ weft_comm weft__ompt_team(ompt_thread *t, const ompt_fork *fork, uint32_t size)
     return cached_team(t, fork->parent_team, (uint64_t)fork->forker << 32 | size);
 }
 
+#define ROOT_MAIN UINT32_MAX
+#define ROOT_FIRST (UINT32_C(1) << 31)
+
+/* Threads other than the main one that forked outside any team. */
+static atomic_uint_least32_t other_roots;
+
+uint32_t weft__ompt_root_key(ompt_thread *t)
+{
+    if (t->league_team != 0)
+        return t->league_team;
+    if (WEFT_UNLIKELY(t->root_key == 0))
+        t->root_key =
+            gettid() == getpid()
+                ? ROOT_MAIN
+                : ROOT_FIRST |
+                      (atomic_fetch_add_explicit(&other_roots, 1, memory_order_relaxed) + 1);
+    return t->root_key == ROOT_MAIN ? 0 : t->root_key;
+}
+
 weft_comm weft__ompt_task_team(ompt_thread *t)
 {
     const ompt_member *m = weft__ompt_member(t);
@@ -240,6 +261,6 @@ weft_comm weft__ompt_task_team(ompt_thread *t)
         return m->team;
     /* Outside parallel regions: the initial thread's one-thread team, the
      * same (forker 0, size 1) team the POMP2 adapter defines there; in a
-     * host league, its team's own. */
-    return cached_team(t, WEFT_COMM_INVALID, (uint64_t)t->league_team << 32 | 1);
+     * host league, its team's own; on another root thread, its own. */
+    return cached_team(t, WEFT_COMM_INVALID, (uint64_t)weft__ompt_root_key(t) << 32 | 1);
 }

@@ -318,19 +318,64 @@ static recovery_losses recovered_with_losses(const weft_trace_reader *st)
     return losses;
 }
 
+/* Scalasca's analyzer replays a process's thread locations on as many
+ * threads and stops unless each began as many OpenMP teams as the first
+ * (the location of the lowest thread index): sets c->counts_vary. It
+ * crashed, too, where more than one thread of a process forked teams
+ * outside any team: sets c->roots_many. */
+static void compare_team_begins(check_state *c)
+{
+    const weft_trace_reader *st = &c->read;
+    if (!c->team_begins)
+        return; /* no OpenMP team at all */
+    uint64_t *first = malloc((st->group_count ? st->group_count : 1) * sizeof(*first));
+    size_t *first_at = malloc((st->group_count ? st->group_count : 1) * sizeof(*first_at));
+    unsigned *roots = calloc(st->group_count ? st->group_count : 1, sizeof(*roots));
+    for (size_t g = 0; first && first_at && g < st->group_count; g++)
+        first[g] = UINT64_MAX;
+    for (int pass = 0; first && first_at && roots && pass < 2; pass++) {
+        for (size_t i = 0; i < st->location_count; i++) {
+            const location_def *l = &st->locations[i];
+            size_t g = weft__trace_find_group(st, l->group_ref);
+            if (l->type != OTF2_LOCATION_TYPE_CPU_THREAD || g == NOT_FOUND)
+                continue;
+            if (pass == 0 && (l->ref >> 32) < first[g]) {
+                first[g] = l->ref >> 32;
+                first_at[g] = i;
+            } else if (pass == 1) {
+                c->counts_vary |= c->team_begins[i] != c->team_begins[first_at[g]];
+                roots[g] += c->root_forks[i];
+                c->roots_many |= roots[g] > 1;
+            }
+        }
+    }
+    free(first);
+    free(first_at);
+    free(roots);
+}
+
 /* What makes Scalasca 2.6's analyzer refuse a sound trace: a note line
  * each, before the closing line; not problems. */
-static void print_notes(const check_state *c)
+static void print_notes(check_state *c)
 {
-    if (c->team_sizes_vary || c->teams_nested)
+    compare_team_begins(c);
+    if (c->team_sizes_vary || c->teams_nested || c->counts_vary)
         weft__cli_line(stdout,
                        "weft check: note: %s: Scalasca 2.6's analyzer refuses such a trace "
                        "(\"Varying numbers of threads in OpenMP parallel regions\"); Vampir "
                        "and weft's tools read it",
                        c->teams_nested && c->team_sizes_vary
                            ? "nested OpenMP parallel regions, teams of different sizes"
-                       : c->teams_nested ? "nested OpenMP parallel regions"
-                                         : "OpenMP teams of different sizes in a process");
+                       : c->teams_nested    ? "nested OpenMP parallel regions"
+                       : c->team_sizes_vary ? "OpenMP teams of different sizes in a process"
+                                            : "threads of a process that began different "
+                                              "numbers of OpenMP teams (threads the program "
+                                              "made, forking teams or none)");
+    if (c->roots_many)
+        weft__cli_line(stdout, "weft check: note: OpenMP teams forked by more than one thread of a "
+                               "process outside any team (threads the program made): Scalasca "
+                               "2.6's analyzer does not read such a trace (it stops or crashes); "
+                               "Vampir and weft's tools read it");
     if (c->mpi_off_master)
         weft__cli_line(stdout, "weft check: note: MPI messages or collectives on threads other "
                                "than a process's first: Scalasca 2.6's analyzer refuses such a "
@@ -348,6 +393,8 @@ static void free_check(check_state *c)
     weft__check_vec_free(&c->collectives);
     weft__check_vec_free(&c->locks);
     weft__check_vec_free(&c->team_sizes);
+    free(c->team_begins);
+    free(c->root_forks);
     weft__check_barriers_free(c);
     weft__check_rma_free(c);
     weft__trace_free(&c->read);

@@ -10,6 +10,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static check_state *state_of(weft_trace_reader *reader)
 {
@@ -160,6 +161,17 @@ static void on_program_end(check_state *c, const check_at *at)
 
 /* ---- threads ------------------------------------------------------------------ */
 
+/* The per-location counts of the notes (allocated at the first use). */
+static bool note_location(check_state *c)
+{
+    size_t n = c->read.location_count ? c->read.location_count : 1;
+    if (!c->team_begins)
+        c->team_begins = calloc(n, sizeof(*c->team_begins));
+    if (!c->root_forks)
+        c->root_forks = calloc(n, sizeof(*c->root_forks));
+    return c->team_begins && c->root_forks;
+}
+
 /* Scalasca's analyzer needs a region around every fork and join: it finds
  * the call path of a join by walking back to the enclosing enter, and
  * crashes where there is none. */
@@ -175,6 +187,8 @@ static void check_enclosed(check_state *c, const check_at *at, const char *what)
 static void on_fork(check_state *c, const check_at *at)
 {
     check_enclosed(c, at, "thread fork");
+    if (c->teams.count == 0 && c->forks == 0 && note_location(c))
+        c->root_forks[c->read.current] = true; /* a fork outside any team */
     c->forks++;
 }
 
@@ -228,8 +242,10 @@ static weft_status note_team_shape(check_state *c, size_t comm)
  * an explicit task). */
 static weft_status on_team_begin(check_state *c, const check_at *at, uint64_t team)
 {
-    if (note_team_shape(c, comm_of(c, at, team, "thread team begin")) != WEFT_OK)
+    if (note_team_shape(c, comm_of(c, at, team, "thread team begin")) != WEFT_OK ||
+        !note_location(c))
         return WEFT_ERR_NO_MEMORY;
+    c->team_begins[c->read.current]++;
     check_open open = {.ref = team, .position = at->position, .time = at->time, .task = c->task};
     c->task = 0;
     weft_status st = weft__check_team_begun(c, team, &open.run);

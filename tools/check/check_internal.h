@@ -99,6 +99,18 @@ typedef struct check_state {
      * Scalasca's analyzer refuses both (a note, not a problem). */
     check_vec team_sizes;
     bool team_sizes_vary, teams_nested;
+    /* Per location (by index): the OpenMP teams it began. Scalasca's
+     * analyzer also refuses a process whose thread locations began
+     * different numbers of them (threads the program made forking teams of
+     * their own, a thread without OpenMP); counts_vary says so. */
+    uint64_t *team_begins;
+    bool counts_vary;
+    /* Per location: whether it forked a team outside any team; a process
+     * with more than one such thread (threads the program made, each the
+     * root of its own teams) is one Scalasca's analyzer does not read
+     * either (it crashed); roots_many says so. */
+    bool *root_forks;
+    bool roots_many;
     /* An MPI message or collective recorded on a thread other than its
      * process's first: Scalasca's analyzer refuses that too (a note). */
     bool mpi_off_master;
