@@ -400,6 +400,15 @@ elseif(SCENARIO STREQUAL "range_for_unpreprocessed")
     compile_ok(-- ${COMPILER} -fopenmp ../src/range_for.${EXT} -o prog)
     run_program(prog "10 1")
 
+# --- a compiler warning after a Fortran atomic names the source, not a work file ---
+elseif(SCENARIO STREQUAL "warning_after_atomic")
+    weft_compile(-- ${COMPILER} -fopenmp -Wconversion -c ../src/atomic_warn.F90)
+    expect_exit(0)
+    expect_match(err "^\\.\\./src/atomic_warn\\.F90:14:")
+    if(err MATCHES "weft-compile|\\.in\\.f90")
+        fail_test("the warning names a work file:\n${err}")
+    endif()
+
 # --- a cancellable parallel region: built, with one line saying what OPARI2 misses ---
 elseif(SCENARIO STREQUAL "cancel_warning")
     weft_compile(-- ${COMPILER} -fopenmp ../src/cancel_parallel.c -o prog)

@@ -491,13 +491,14 @@ static void test_line_markers(void **state)
     expect_text("absolute", weft__compile_absolute_markers(pre, "/home/b"),
                 "# 0 \"/home/b/src/t.c\"\n# 1 \"/usr/include/stdio.h\" 1 3 4\n"
                 "# 2 \"/home/b/src/t.c\" 2\n# 1 \"/abs/u.h\" 1\n");
-    /* after: back to the preprocessor's names, #line as markers with flags */
+    /* after: back to the preprocessor's names, #line as markers with flags;
+     * OPARI2's own input file (after a Fortran atomic) as the file before */
     const char *opari = "# 0 \"/home/b/src/t.c\"\n#line 7 \"/home/b/src/t.c\"\n"
                         "#line 40 \"/usr/include/stdio.h\"\n#line 3 \"/abs/u.h\"\n"
                         "#line 1 \"/w/s1/t.in.c\"\n# 2 \"/home/b/src/t.c\" 2\nint x;\n";
     expect_text("mapped", weft__compile_map_lines(opari, pre, "/home/b"),
                 "# 0 \"src/t.c\"\n# 7 \"src/t.c\"\n# 40 \"/usr/include/stdio.h\" 3 4\n"
-                "# 3 \"/abs/u.h\"\n# 1 \"/w/s1/t.in.c\"\n# 2 \"src/t.c\" 2\nint x;\n");
+                "# 3 \"/abs/u.h\"\n# 1 \"/abs/u.h\"\n# 2 \"src/t.c\" 2\nint x;\n");
 }
 
 static void test_depfile_join(void **state)

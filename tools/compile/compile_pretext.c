@@ -195,11 +195,17 @@ static const marked_file *original_file(const marked_files *set, const char *nam
 /* Writes a line marker for LINE, a marker or `#line N "NAME"`: the file as
  * the preprocessor named it, with its system-header flags, or the name as
  * it is; a marker's own flags 1 and 2 (entering, returning) stay. */
-static void put_marker(weft_compile_text *out, const marked_files *set, const char *line,
-                       size_t len, bool marker, const char *name, size_t name_len, size_t flags,
-                       const char *cwd)
+static const marked_file *put_marker(weft_compile_text *out, const marked_files *set,
+                                     const char *line, size_t len, bool marker, const char *name,
+                                     size_t name_len, size_t flags, const char *cwd,
+                                     const marked_file *last)
 {
     const marked_file *f = original_file(set, name, name_len, cwd);
+    /* A name the preprocessor never wrote is OPARI2's input file, which it
+     * names after some constructs (a Fortran atomic) with the line number
+     * of the file before: that file. */
+    if (!f)
+        f = last;
     const char *number = line + (marker ? 1 : 5);
     while (*number == ' ')
         number++;
@@ -215,6 +221,7 @@ static void put_marker(weft_compile_text *out, const marked_files *set, const ch
         weft__compile_text_put(out, line + flags, len - flags);
     else if (f && f->system)
         weft__compile_text_puts(out, f->extern_c ? " 3 4" : " 3");
+    return f;
 }
 
 char *weft__compile_absolute_markers(const char *text, const char *cwd)
@@ -252,6 +259,7 @@ char *weft__compile_map_lines(const char *text, const char *preprocessed, const 
     }
     weft_compile_text out = {0};
     weft__compile_text_put(&out, "", 0);
+    const marked_file *last = NULL;
     for (const char *line = text; *line;) {
         size_t len = line_length(line);
         const char *name;
@@ -260,7 +268,7 @@ char *weft__compile_map_lines(const char *text, const char *preprocessed, const 
         if (line[0] == '#' &&
             ((marker = parse_line_directive(line, len, true, &name, &name_len, &flags)) ||
              parse_line_directive(line, len, false, &name, &name_len, &flags)))
-            put_marker(&out, &set, line, len, marker, name, name_len, flags, cwd);
+            last = put_marker(&out, &set, line, len, marker, name, name_len, flags, cwd, last);
         else
             weft__compile_text_put(&out, line, len);
         if (line[len] == '\n')
