@@ -377,8 +377,10 @@ static int choose_preload(const options *opt, const char *program, const weft_ru
     if (status)
         return status;
 
+    /* A program built by weft compile records itself (POMP2, libweft linked). */
     if (preload->count == 0 && opt->mpi == WEFT_RUN_AUTO && opt->openmp == WEFT_RUN_AUTO &&
-        openmp != WEFT_RUN_OPENMP_NO_OMPT && !untraceable) /* those cases had their line */
+        openmp != WEFT_RUN_OPENMP_NO_OMPT && !untraceable &&
+        !elf.links_weft) /* those cases had their line */
         fprintf(stderr,
                 "weft run: %s; nothing to trace, running it untraced (--mpi=yes or "
                 "--openmp=yes preloads the adapter anyway)\n",

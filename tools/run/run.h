@@ -30,6 +30,7 @@ typedef struct weft_run_elf_result {
     char detail[160]; /* NUL-terminated, may be empty; see the kinds */
     char openmp[64];  /* the DT_NEEDED entry naming an OpenMP runtime, or "" */
     bool fortran_mpi; /* a DT_NEEDED entry names MPI's Fortran bindings */
+    bool links_weft;  /* a DT_NEEDED entry names libweft (built by weft compile) */
 } weft_run_elf_result;
 
 /* Reads the ELF file PATH (ELF64 or ELF32, in this machine's byte order) and
@@ -58,6 +59,9 @@ const char *weft__run_elf_mpi_family(const char *needed);
 
 /* True for the Fortran bindings among them. */
 bool weft__run_elf_is_fortran_mpi(const char *needed);
+
+/* True when NEEDED names libweft (a program built by weft compile). */
+bool weft__run_elf_is_weft(const char *needed);
 
 /* True when NEEDED names an OpenMP runtime: libomp.so* (LLVM), libgomp.so*
  * (GCC, which has no OMPT), libiomp5.so* (Intel). */

@@ -325,8 +325,11 @@ static bool check_needed(int64_t tag, uint64_t value, void *arg)
         weft_run_elf_result found = make_result(WEFT_RUN_ELF_LINKS_MPI, "%s", name);
         memcpy(found.openmp, scan->result->openmp, sizeof(found.openmp));
         found.fortran_mpi = scan->result->fortran_mpi;
+        found.links_weft = scan->result->links_weft;
         *scan->result = found;
     }
+    if (strlen(name) < len && weft__run_elf_is_weft(name))
+        scan->result->links_weft = true;
     if (strlen(name) < len && weft__run_elf_is_fortran_mpi(name))
         scan->result->fortran_mpi = true;
     if (strlen(name) < len && weft__run_elf_is_openmp_runtime(name) && !scan->result->openmp[0])
@@ -448,6 +451,11 @@ bool weft__run_elf_is_fortran_mpi(const char *needed)
 {
     int i = mpi_library(needed);
     return i >= 0 && mpi_libraries[i].fortran;
+}
+
+bool weft__run_elf_is_weft(const char *needed)
+{
+    return names_library(needed, "libweft.so");
 }
 
 bool weft__run_elf_is_openmp_runtime(const char *needed)

@@ -47,6 +47,11 @@ int weft__run_add_openmp(const weft_run_openmp *o, const char *program,
                 (o->mode == WEFT_RUN_AUTO && (elf->openmp[0] || o->llvm_runtime));
     if (!want)
         return 0;
+    /* Built by weft compile: its constructs are recorded through POMP2, and
+     * GCC's runtime needs no word about OMPT. */
+    if (o->mode == WEFT_RUN_AUTO && !o->llvm_runtime && is_gnu_runtime(elf->openmp) &&
+        elf->links_weft)
+        return 0;
     if (o->mode == WEFT_RUN_AUTO && !o->llvm_runtime && is_gnu_runtime(elf->openmp)) {
         fprintf(stderr,
                 "weft run: '%s' uses GCC's %s, which has no OMPT: its OpenMP constructs are not "
