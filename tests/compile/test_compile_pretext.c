@@ -14,6 +14,7 @@
 #include "compile_atomic.h"
 #include "compile_cancel.h"
 #include "compile_depfile.h"
+#include "compile_interface.h"
 #include "compile_shield.h"
 #include "compile_split.h"
 #include "compile_pretext.h"
@@ -395,6 +396,23 @@ static void test_fortran_atomics(void **state)
     }
 }
 
+static void test_interface_includes(void **state)
+{
+    (void)state;
+    unsigned changed = 99;
+    expect_text("emptied in interface bodies only",
+                weft__compile_interface_includes(
+                    "subroutine s\n      include 'a.opari.inc'\n  Abstract Interface\n"
+                    "    subroutine f(x)\n      include 'a.opari.inc'\n      import :: k\n"
+                    "    end subroutine f\n  end interface\n  interface = 1\n"
+                    "      include 'a.opari.inc'\nend\n",
+                    false, &changed),
+                "subroutine s\n      include 'a.opari.inc'\n  Abstract Interface\n"
+                "    subroutine f(x)\n\n      import :: k\n    end subroutine f\n  end interface\n"
+                "  interface = 1\n      include 'a.opari.inc'\nend\n");
+    assert_int_equal(changed, 1);
+}
+
 static void test_split_fortran(void **state)
 {
     (void)state;
@@ -528,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_split_fortran),
         cmocka_unit_test(test_fortran_atomics),
         cmocka_unit_test(test_brace_loop_bodies),
+        cmocka_unit_test(test_interface_includes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,6 +21,7 @@
 
 #include "compile_copy.h"
 #include "compile_depfile.h"
+#include "compile_interface.h"
 #include "compile_pretext.h"
 #include "compile_text.h"
 
@@ -247,9 +248,23 @@ char *weft__compile_object_path(const weft_compile_ctx *ctx, int index, const ch
 }
 
 /* Names the source in COPY's #line directives as the user wrote it. */
-static int fix_lines(const char *copy, const char *source)
+/* The #line directives of COPY name SOURCE; in Fortran, OPARI2's include
+ * lines leave interface bodies (compile_interface.h). */
+static int fix_lines(const char *copy, const char *source, weft_compile_lang lang)
 {
     weft_status status = weft__compile_copy_fix_lines(copy, source);
+    if (status == WEFT_OK && weft__compile_is_fortran(lang)) {
+        weft_compile_text text = {0};
+        status = weft__compile_text_read(copy, &text);
+        char *fixed = status == WEFT_OK && text.text
+                          ? weft__compile_interface_includes(
+                                text.text, lang == WEFT_COMPILE_LANG_FORTRAN_FIXED, NULL)
+                          : NULL;
+        if (status == WEFT_OK)
+            status = fixed ? weft__compile_text_write(copy, fixed) : WEFT_ERR_NO_MEMORY;
+        free(fixed);
+        weft__compile_text_free(&text);
+    }
     if (status == WEFT_OK)
         return 0;
     fprintf(stderr, "weft compile: cannot rewrite the instrumented copy '%s': %s\n", copy,
@@ -315,7 +330,7 @@ int weft__compile_source(weft_compile_ctx *ctx, int index)
         status = weft__compile_explain_failure(ctx, index, status, source, true);
         goto fail;
     }
-    status = fix_lines(copy, source);
+    status = fix_lines(copy, source, lang);
     if (status)
         goto fail;
     compile_command(ctx, index, copy, object, &argv);
