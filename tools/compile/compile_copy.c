@@ -75,6 +75,25 @@ char *weft__compile_copy_rewrite_lines(const char *text, const char *source)
     return weft__compile_text_take(&out);
 }
 
+char *weft__compile_copy_init_task_handles(const char *text)
+{
+    static const char declaration[] = "POMP2_Task_handle pomp2_new_task;";
+    size_t n = sizeof(declaration) - 1;
+    weft_compile_text out = {0};
+    weft__compile_text_put(&out, "", 0);
+    for (const char *at = text;;) {
+        const char *found = strstr(at, declaration);
+        if (!found) {
+            weft__compile_text_puts(&out, at);
+            break;
+        }
+        weft__compile_text_put(&out, at, (size_t)(found - at) + n - 1);
+        weft__compile_text_puts(&out, " = 0;");
+        at = found + n;
+    }
+    return weft__compile_text_take(&out);
+}
+
 weft_status weft__compile_copy_fix_lines(const char *copy, const char *source)
 {
     weft_compile_text in = {0};

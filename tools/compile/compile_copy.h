@@ -16,6 +16,13 @@
  * memory. */
 char *weft__compile_copy_rewrite_lines(const char *text, const char *source);
 
+/* OPARI2's C/C++ output declares `POMP2_Task_handle pomp2_new_task;` before
+ * each task and sets it only `if (pomp2_if)`: clang's -Wall warns that it
+ * may be used uninitialized (an error with -Werror, at the user's line).
+ * Returns TEXT with each such declaration initialised to 0; malloc'ed, NULL
+ * when out of memory. */
+char *weft__compile_copy_init_task_handles(const char *text);
+
 /* Rewrites the file COPY in place as above. Returns WEFT_OK, WEFT_ERR_IO
  * (errno tells why), WEFT_ERR_NOT_FOUND or WEFT_ERR_NO_MEMORY. */
 weft_status weft__compile_copy_fix_lines(const char *copy, const char *source);

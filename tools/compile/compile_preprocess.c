@@ -47,6 +47,7 @@
 
 #include "compile_atomic.h"
 #include "compile_cancel.h"
+#include "compile_copy.h"
 #include "compile_interface.h"
 #include "compile_depfile.h"
 #include "compile_shield.h"
@@ -382,16 +383,18 @@ static char *workarounds(const prep *p, const char *text)
 
 /* Step 3's line markers as step 1 named the files, the directives step 2
  * hid from OPARI2 shown again, constructs holding a cancel directive given
- * their barrier back (compile_cancel.h), and OPARI2's include lines taken
- * out of Fortran interface bodies (compile_interface.h). */
+ * their barrier back (compile_cancel.h), OPARI2's include lines taken
+ * out of Fortran interface bodies (compile_interface.h) and its C/C++ task
+ * handles initialised (compile_copy.h). */
 static char *line_markers(const prep *p, const char *text)
 {
     char *waits = weft__compile_cancel_waits(text, p->fortran, NULL);
-    if (waits && p->fortran) {
-        char *outside = weft__compile_interface_includes(
-            waits, p->lang == WEFT_COMPILE_LANG_FORTRAN_FIXED, NULL);
+    if (waits) {
+        char *fixed = p->fortran ? weft__compile_interface_includes(
+                                       waits, p->lang == WEFT_COMPILE_LANG_FORTRAN_FIXED, NULL)
+                                 : weft__compile_copy_init_task_handles(waits);
         free(waits);
-        waits = outside;
+        waits = fixed;
     }
     char *shown = waits ? weft__compile_unshield(waits, p->fortran) : NULL;
     free(waits);

@@ -249,17 +249,19 @@ char *weft__compile_object_path(const weft_compile_ctx *ctx, int index, const ch
 
 /* Names the source in COPY's #line directives as the user wrote it. */
 /* The #line directives of COPY name SOURCE; in Fortran, OPARI2's include
- * lines leave interface bodies (compile_interface.h). */
+ * lines leave interface bodies (compile_interface.h), in C/C++ its task
+ * handles are initialised (compile_copy.h). */
 static int fix_lines(const char *copy, const char *source, weft_compile_lang lang)
 {
     weft_status status = weft__compile_copy_fix_lines(copy, source);
-    if (status == WEFT_OK && weft__compile_is_fortran(lang)) {
+    if (status == WEFT_OK) {
         weft_compile_text text = {0};
         status = weft__compile_text_read(copy, &text);
-        char *fixed = status == WEFT_OK && text.text
-                          ? weft__compile_interface_includes(
-                                text.text, lang == WEFT_COMPILE_LANG_FORTRAN_FIXED, NULL)
-                          : NULL;
+        bool fixed_form = lang == WEFT_COMPILE_LANG_FORTRAN_FIXED;
+        char *fixed = status != WEFT_OK || !text.text ? NULL
+                      : weft__compile_is_fortran(lang)
+                          ? weft__compile_interface_includes(text.text, fixed_form, NULL)
+                          : weft__compile_copy_init_task_handles(text.text);
         if (status == WEFT_OK)
             status = fixed ? weft__compile_text_write(copy, fixed) : WEFT_ERR_NO_MEMORY;
         free(fixed);
