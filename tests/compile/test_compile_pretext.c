@@ -413,6 +413,28 @@ static void test_interface_includes(void **state)
     assert_int_equal(changed, 1);
 }
 
+static void test_fortran_continuations(void **state)
+{
+    (void)state;
+    unsigned changed = 99;
+    expect_text("free form: a blank after the mark",
+                weft__compile_fortran_continuations(
+                    "!$omp parallel do &\n!$omp&schedule(static) &\n!$omp& shared(a)\n"
+                    "x = 1 &\n&y\n",
+                    false, &changed),
+                "!$omp parallel do &\n!$omp& schedule(static) &\n!$omp& shared(a)\n"
+                "x = 1 &\n&y\n");
+    assert_int_equal(changed, 1);
+    expect_text("fixed form: the mark of column 6 an ampersand",
+                weft__compile_fortran_continuations(
+                    "c$omp parallel do\nc$omp1 schedule(static)\n!$OMP+shared(a)\n"
+                    "     1  x = 1\nc$omp& private(b)\n",
+                    true, &changed),
+                "c$omp parallel do\nc$omp&  schedule(static)\n!$OMP& shared(a)\n"
+                "     1  x = 1\nc$omp& private(b)\n");
+    assert_int_equal(changed, 2);
+}
+
 static void test_split_fortran(void **state)
 {
     (void)state;
@@ -547,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_fortran_atomics),
         cmocka_unit_test(test_brace_loop_bodies),
         cmocka_unit_test(test_interface_includes),
+        cmocka_unit_test(test_fortran_continuations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

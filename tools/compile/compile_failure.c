@@ -14,6 +14,7 @@
 #include "compile_atomic.h"
 #include "compile_cancel.h"
 #include "compile_shield.h"
+#include "compile_pretext.h"
 #include "compile_split.h"
 #include "compile_text.h"
 
@@ -64,8 +65,12 @@ static bool needs_shield(const char *source, bool fortran)
         free(weft__compile_cancel_waits(code, fortran, &cancels));
         free(fortran ? weft__compile_split_fortran(text.text, false, &split)
                      : weft__compile_split_combined(text.text, &split));
-        if (fortran)
+        if (fortran) {
             free(weft__compile_fortran_atomics(code, &atomics));
+            unsigned marks = 0;
+            free(weft__compile_fortran_continuations(code, false, &marks));
+            atomics += marks;
+        }
     }
     weft__compile_text_free(&read);
     weft__compile_text_free(&text);
@@ -90,12 +95,12 @@ int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, 
     const char *hint = preprocessed ? "try --no-preprocess, or report it" : "report it";
     char unknown[256];
     if (!preprocessed && needs_shield(source, fortran)) {
-        snprintf(
-            unknown, sizeof(unknown),
-            "OpenMP that OPARI2 does not know (doacross loops, clauses of combined loops, "
-            "if modifiers, cancel, combined master constructs, end atomic) needs weft compile's "
-            "preprocessing: %s",
-            ctx->no_preprocess ? "leave out --no-preprocess" : "add -cpp");
+        snprintf(unknown, sizeof(unknown),
+                 "OpenMP that OPARI2 does not know (doacross loops, clauses of combined loops, "
+                 "if modifiers, cancel, combined master constructs, end atomic, continuation "
+                 "marks) needs weft compile's "
+                 "preprocessing: %s",
+                 ctx->no_preprocess ? "leave out --no-preprocess" : "add -cpp");
         hint = unknown;
     }
     const char *how = opari2_signal ? "crashed" : "failed";

@@ -330,6 +330,12 @@ static char *split_step(const char *text, const prep *p)
                       : weft__compile_split_combined(text, NULL);
 }
 
+static char *continuations_step(const char *text, const prep *p)
+{
+    bool fixed_form = p->lang == WEFT_COMPILE_LANG_FORTRAN_FIXED;
+    return p->fortran ? weft__compile_fortran_continuations(text, fixed_form, NULL) : strdup(text);
+}
+
 static char *plain_if_step(const char *text, const prep *p)
 {
     return weft__compile_plain_if(text, p->fortran, NULL);
@@ -339,6 +345,7 @@ static char *shield_step(const char *text, const prep *p)
 {
     bool fixed_form = p->lang == WEFT_COMPILE_LANG_FORTRAN_FIXED;
     char *plain = p->fortran ? weft__compile_fortran_atomics(text, NULL) : strdup(text);
+    plain = then(plain, continuations_step, p);
     plain = then(plain, plain_if_step, p);
     char *shielded = plain ? weft__compile_shield(plain, p->fortran, fixed_form, NULL) : NULL;
     free(plain);

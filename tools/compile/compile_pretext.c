@@ -282,3 +282,31 @@ char *weft__compile_map_lines(const char *text, const char *preprocessed, const 
     }
     return out.text;
 }
+
+char *weft__compile_fortran_continuations(const char *text, bool fixed_form, unsigned *changed)
+{
+    weft_compile_text out = {0};
+    weft__compile_text_put(&out, "", 0);
+    unsigned count = 0;
+    for (const char *line = text; *line;) {
+        size_t len = weft__directive_line_length(line);
+        bool continued = false;
+        size_t at = weft__directive_fortran(line, len, &continued);
+        /* at: just after the mark; the mark is line[at - 1] */
+        bool mark_ok = !continued ||
+                       (line[at - 1] == '&' && (at >= len || line[at] == ' ' || line[at] == '\t'));
+        if (continued && !mark_ok && (!fixed_form || len < 72)) {
+            weft__compile_text_put(&out, line, at - 1);
+            weft__compile_text_puts(&out, "& ");
+            weft__compile_text_put(&out, line + at, len - at);
+            count++;
+        } else {
+            weft__compile_text_put(&out, line, len);
+        }
+        weft__compile_text_put(&out, "\n", line[len] == '\n');
+        line += len + (line[len] == '\n');
+    }
+    if (changed)
+        *changed = count;
+    return weft__compile_text_take(&out);
+}

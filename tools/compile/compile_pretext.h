@@ -23,6 +23,15 @@
  * end of the line. *CHANGED counts the clauses changed. */
 char *weft__compile_untied_commas(const char *text, bool fortran, unsigned *changed);
 
+/* OPARI2 misreads a Fortran directive continuation line whose mark is not
+ * followed by a blank (`!$omp&schedule(static)`) or, in fixed form, whose
+ * mark in column 6 is a digit or another character than `&` (`c$omp1
+ * shared(a)`): it left a combined loop's clauses on `parallel`, or wrote a
+ * clause it moved on a line that is no continuation. Writes every
+ * continuation line of an OpenMP directive as `SENTINEL& ...`, with a blank
+ * after the `&`; line count unchanged. *CHANGED counts the lines changed. */
+char *weft__compile_fortran_continuations(const char *text, bool fixed_form, unsigned *changed);
+
 /* OPARI2 takes an `else` after an OpenMP construct that is the unbraced
  * body of an `if` for part of the construct ("'else' without a previous
  * 'if'"). Puts braces around every such construct of C/C++ text (the
