@@ -409,6 +409,14 @@ elseif(SCENARIO STREQUAL "warning_after_atomic")
         fail_test("the warning names a work file:\n${err}")
     endif()
 
+# --- a fixed-form parallel do simd: the message says how to write it ---------------
+elseif(SCENARIO STREQUAL "simd_fixed_hint")
+    weft_compile(-- ${COMPILER} -cpp -fopenmp -c ../src/simd_fixed.${EXT})
+    expect_exit(1)
+    expect_match(err "\\(clauses of combined loops such as `parallel do simd` cannot be passed by OPARI2 in fixed form: write `!\\$omp parallel` and `!\\$omp do simd`[^\n]*\\)\n$")
+    file(GLOB kept "${TMP}/weft-compile-*")
+    file(REMOVE_RECURSE ${kept})
+
 # --- a cancellable parallel region: built, with one line saying what OPARI2 misses ---
 elseif(SCENARIO STREQUAL "cancel_warning")
     weft_compile(-- ${COMPILER} -fopenmp ../src/cancel_parallel.c -o prog)

@@ -141,6 +141,18 @@ weft_compile_exit weft__compile_run_quiet(char *const *argv)
     return result;
 }
 
+const char *weft__compile_free_line_flag(const char *compiler)
+{
+    static int answer = -1;
+    static const char flag[] = "-ffree-line-length-none";
+    if (answer < 0) {
+        char *const argv[] = {(char *)compiler, (char *)flag, "-E",        "-x", "f95-cpp-input",
+                              "/dev/null",      "-o",         "/dev/null", NULL};
+        answer = weft__compile_exit_ok(weft__compile_run_quiet(argv));
+    }
+    return answer == 1 ? flag : NULL;
+}
+
 /* A pipe whose two ends are closed on exec (the children get dup2'ed copies). */
 static int cloexec_pipe(int fds[2])
 {

@@ -42,6 +42,14 @@ weft_compile_exit weft__compile_run(char *const *argv, int stdin_fd, int stdout_
  * a compiler a question whose answer is only the exit status. */
 weft_compile_exit weft__compile_run_quiet(char *const *argv);
 
+/* The flag that lifts the free-form line limit of 132 columns for the
+ * compile of an instrumented Fortran copy, or NULL when COMPILER does not
+ * take gfortran's `-ffree-line-length-none` (asked once per process).
+ * OPARI2 keeps a directive's columns when it blanks the clauses it moves
+ * and adds ` &`, and the clauses weft compile shields from it are longer
+ * (compile_shield.h): a directive line the compiler took grew past 132. */
+const char *weft__compile_free_line_flag(const char *compiler);
+
 /* Runs FIRST | SECOND, SECOND's standard output going to STDOUT_FD, and waits
  * for both; RESULTS[0] and RESULTS[1] tell how each ended. When FIRST cannot
  * be started, SECOND is not started either (results[1] is all zero). */

@@ -93,6 +93,11 @@ int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, 
     bool preprocessed = !ctx->no_preprocess && weft__compile_preprocesses(ctx->plan, index);
     bool fortran = weft__compile_is_fortran(ctx->plan->langs[index]);
     const char *hint = preprocessed ? "try --no-preprocess, or report it" : "report it";
+    if (preprocessed && ctx->plan->langs[index] == WEFT_COMPILE_LANG_FORTRAN_FIXED &&
+        needs_shield(source, true))
+        hint = "clauses of combined loops such as `parallel do simd` cannot be passed by "
+               "OPARI2 in fixed form: write `!$omp parallel` and `!$omp do simd` (or the "
+               "loop with its clauses) as two directives";
     char unknown[256];
     if (!preprocessed && needs_shield(source, fortran)) {
         snprintf(unknown, sizeof(unknown),

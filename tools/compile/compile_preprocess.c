@@ -251,6 +251,11 @@ static void compile_command(const prep *p, weft_compile_argv *argv)
     }
     if (!p->fortran && warns_of_unused_arguments(plan->argv[0]))
         weft__compile_argv_push(argv, "-Wno-unused-command-line-argument");
+    const char *free_lines = p->lang == WEFT_COMPILE_LANG_FORTRAN_FREE
+                                 ? weft__compile_free_line_flag(plan->argv[0])
+                                 : NULL;
+    if (free_lines)
+        weft__compile_argv_push(argv, free_lines);
     if (p->fortran && plan->depfile) {
         weft__compile_argv_push(argv, "-cpp");
         weft__compile_argv_push(argv, "-undef");

@@ -222,6 +222,11 @@ static void compile_command(const weft_compile_ctx *ctx, int index, const char *
     }
     for (size_t i = 0; i < ctx->opari2_cflags.count; i++)
         weft__compile_argv_push(argv, ctx->opari2_cflags.items[i]);
+    const char *free_lines = plan->langs[index] == WEFT_COMPILE_LANG_FORTRAN_FREE
+                                 ? weft__compile_free_line_flag(plan->argv[0])
+                                 : NULL;
+    if (free_lines)
+        weft__compile_argv_push(argv, free_lines);
     weft__compile_argv_push(argv, plan->stop_flag ? plan->stop_flag : "-c");
     weft__compile_argv_push(argv, copy);
     weft__compile_argv_push(argv, "-o");
