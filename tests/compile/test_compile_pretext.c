@@ -435,6 +435,20 @@ static void test_fortran_continuations(void **state)
     assert_int_equal(changed, 2);
 }
 
+static void test_digit_separators(void **state)
+{
+    (void)state;
+    unsigned changed = 99;
+    expect_text("numbers only",
+                weft__compile_digit_separators(
+                    "long n = 1'000'000 + 0xFF'FF + 3.141'59;\nchar c = 'a', d = u8'0';\n"
+                    "const char *t = \"it's 1'2\", *r = R\"x(1'2)x\";\n",
+                    &changed),
+                "long n = 1000000 + 0xFFFF + 3.14159;\nchar c = 'a', d = u8'0';\n"
+                "const char *t = \"it's 1'2\", *r = R\"x(1'2)x\";\n");
+    assert_int_equal(changed, 4);
+}
+
 static void test_split_fortran(void **state)
 {
     (void)state;
@@ -570,6 +584,7 @@ int main(void)
         cmocka_unit_test(test_brace_loop_bodies),
         cmocka_unit_test(test_interface_includes),
         cmocka_unit_test(test_fortran_continuations),
+        cmocka_unit_test(test_digit_separators),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -497,3 +497,56 @@ char *weft__compile_brace_else(const char *text, unsigned *changed)
 {
     return brace_spans(text, construct_before_else, put_braced, changed);
 }
+
+/* ---- C++14 digit separators -------------------------------------------- */
+
+/* Whether the quote at AT stands inside a number (`1'000`, `0xFF'FF`): the
+ * run of letters, digits, dots and quotes before it starts with a digit (or
+ * a dot and a digit), and a digit or letter follows. */
+static bool digit_separator(const char *text, size_t at)
+{
+    if (!isalnum((unsigned char)text[at + 1]))
+        return false;
+    size_t start = at;
+    while (start > 0 && (isalnum((unsigned char)text[start - 1]) || text[start - 1] == '_' ||
+                         text[start - 1] == '.' || text[start - 1] == '\''))
+        start--;
+    return start < at && (isdigit((unsigned char)text[start]) ||
+                          (text[start] == '.' && isdigit((unsigned char)text[start + 1])));
+}
+
+/* A raw string's R at AT - 1: R alone or after an encoding prefix. */
+static bool raw_prefix(const char *text, size_t at)
+{
+    if (at == 0 || text[at - 1] != 'R')
+        return false;
+    size_t p = at - 1;
+    while (p > 0 && strchr("uUL8", text[p - 1]))
+        p--;
+    return p == 0 || !word_char(text[p - 1]);
+}
+
+char *weft__compile_digit_separators(const char *text, unsigned *changed)
+{
+    scanner s = {text, strlen(text)};
+    weft_compile_text out = {0};
+    weft__compile_text_put(&out, "", 0);
+    unsigned count = 0;
+    size_t copied = 0;
+    for (size_t i = 0; i < s.len;) {
+        if (text[i] == '\'' && digit_separator(text, i)) {
+            weft__compile_text_put(&out, text + copied, i - copied);
+            copied = ++i;
+            count++;
+        } else if (text[i] == '"' || text[i] == '\'') {
+            size_t end = literal_end(&s, i, text[i] == '"' && raw_prefix(text, i));
+            i = end == FAIL ? i + 1 : end;
+        } else {
+            i++;
+        }
+    }
+    weft__compile_text_put(&out, text + copied, s.len - copied);
+    if (changed)
+        *changed = count;
+    return weft__compile_text_take(&out);
+}

@@ -366,7 +366,10 @@ static char *braces_step(const char *text, const prep *p)
 {
     if (p->fortran)
         return strdup(text);
-    char *outer = weft__compile_brace_else(text, NULL);
+    char *plain = p->lang == WEFT_COMPILE_LANG_CXX ? weft__compile_digit_separators(text, NULL)
+                                                   : strdup(text);
+    char *outer = plain ? weft__compile_brace_else(plain, NULL) : NULL;
+    free(plain);
     char *bodies = outer ? weft__compile_brace_loop_bodies(outer, NULL) : NULL;
     free(outer);
     char *braced = bodies ? weft__compile_brace_if_else(bodies, NULL) : NULL;

@@ -64,6 +64,13 @@ char *weft__compile_brace_loop_bodies(const char *text, unsigned *changed);
  * warning when it does not preprocess). */
 unsigned weft__compile_range_for_bodies(const char *text);
 
+/* OPARI2 2.0.7 crashes (a segmentation fault) on a C++14 digit separator,
+ * `1'000`, which it takes for the start of a character literal. Returns
+ * C++ TEXT with the separators of its numbers left out (the same values);
+ * strings and character literals are left as they are. *CHANGED counts the
+ * separators. */
+char *weft__compile_digit_separators(const char *text, unsigned *changed);
+
 /* OPARI2 names the files of relative line markers relative to the
  * directory of the file it reads (a work directory), in the regions' source
  * paths and its `#line` directives. Makes every relative marker name
