@@ -102,10 +102,27 @@ static bool otf2_failed(OTF2_ErrorCode code, const char *what)
  * not safe in the child of a threaded process. */
 static char base_name[sizeof(directory) - 16]; /* room for ".N" */
 
+/* A relative NAME is taken in the directory the program was in when
+ * recording started: the directory is made later (at the first flush or at
+ * the end), and a program that changed its working directory in between
+ * had its trace land there, or lost it when that directory was gone. */
+static void set_base_name(const char *name)
+{
+    char cwd[sizeof(base_name)];
+    size_t at = 0;
+    if (name[0] != '/' && getcwd(cwd, sizeof(cwd)) &&
+        strlen(cwd) + strlen(name) + 2 < sizeof(cwd) && strcmp(cwd, "/") != 0) {
+        at = strlen(cwd);
+        memcpy(base_name, cwd, at);
+        base_name[at++] = '/';
+    }
+    snprintf(base_name + at, sizeof(base_name) - at, "%s", name);
+}
+
 void weft__archive_prepare_name(const weft_config *cfg)
 {
     if (cfg->experiment_directory) {
-        snprintf(base_name, sizeof(base_name), "%s", cfg->experiment_directory);
+        set_base_name(cfg->experiment_directory);
         return;
     }
     time_t now = time(NULL);
@@ -113,7 +130,9 @@ void weft__archive_prepare_name(const weft_config *cfg)
     char stamp[32] = "unknown";
     if (localtime_r(&now, &tm))
         strftime(stamp, sizeof(stamp), "%Y%m%d_%H%M%S", &tm);
-    snprintf(base_name, sizeof(base_name), "weft-%s_%ld", stamp, (long)getpid());
+    char name[64];
+    snprintf(name, sizeof(name), "weft-%s_%ld", stamp, (long)getpid());
+    set_base_name(name);
 }
 
 const char *weft__archive_base_name(void)

@@ -30,6 +30,7 @@
 #include "job_internal.h"
 #include "journal.h"
 #include "lifecycle.h"
+#include "main_exit.h"
 #include "location.h"
 #include "program.h"
 #include "signals.h"
@@ -80,6 +81,7 @@ void weft__fork_after_in_child(void)
     weft__journal_forget();
     weft__disk_reserve_forget();
     weft__signals_forget();
+    weft__main_exit_forget(); /* the parent's threads are not here */
     weft_registry_forget_locations(weft_defs_global());
 }
 

@@ -83,6 +83,15 @@ __attribute__((destructor)) static void finalize_at_unload(void)
     errno = saved_errno;
 }
 
+/* quick_exit() runs no atexit handler nor destructor: its own handlers,
+ * registered with at_quick_exit, are where the trace is written. */
+static void finalize_at_quick_exit(void)
+{
+    int saved_errno = errno;
+    finalize_at_exit();
+    errno = saved_errno;
+}
+
 static void init_once_fn(void)
 {
     weft_config_load(config);
@@ -104,6 +113,7 @@ static void init_once_fn(void)
     weft__otf2_quiet();
     weft__archive_prepare_name(config);
     pthread_atfork(weft__fork_before, weft__fork_after_in_parent, weft__fork_after_in_child);
+    at_quick_exit(finalize_at_quick_exit);
     weft__writer_start();
     weft__signals_install(config->signals);
     weft_log_verbose("recording with the %s clock, %llu bytes of buffer per thread",

@@ -9,6 +9,7 @@
 
 #include "clock.h"
 #include "lifecycle.h"
+#include "main_exit.h"
 #include "metrics.h"
 #include "pages.h"
 #include "signals.h"
@@ -399,6 +400,7 @@ static void thread_exit(void *arg)
     weft__metrics_thread_end(loc);
     weft__pause_free(&loc->pause);
     weft__signals_thread_end();
+    weft__main_exit_thread_ends();
 
     /* The hand-over takes the location's lock and the list's, which the
      * rescue thread of a terminating signal needs (signals.h). */

@@ -14,12 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "journal.h"
 #include "lifecycle.h"
+#include "main_exit.h"
 #include "weft/alloc.h"
 #include "weft/log.h"
 
@@ -122,6 +125,12 @@ static void handler(int signo, siginfo_t *info, void *context)
                 continue;
         }
         wait_for_rescue();
+    } else if (atomic_load(&rescue_ready) && atomic_load(&claimed_signal) != 0) {
+        /* A second signal (`timeout` signals the child, then its group;
+         * mpirun sends another) while the rescue of the first writes the
+         * trace: taking the default action now would end the process in
+         * the middle of it. */
+        wait_for_rescue();
     }
     /* The default action, as if weft had not been there. The signal is
      * blocked while this handler runs: raised now, it is delivered when the
@@ -136,6 +145,24 @@ static void handler(int signo, siginfo_t *info, void *context)
     errno = saved_errno;
 }
 
+/* ---- descriptors ---------------------------------------------------------- */
+
+int weft__fd_out_of_the_way(int fd)
+{
+    struct rlimit limit;
+    int floor = FD_FLOOR;
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY &&
+        limit.rlim_cur < (rlim_t)FD_FLOOR + 16)
+        floor = limit.rlim_cur > 16 ? (int)limit.rlim_cur - 8 : 3;
+    int moved = fcntl(fd, F_DUPFD_CLOEXEC, floor);
+    if (moved < 0 && floor > 3)
+        moved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    if (moved < 0)
+        return fd;
+    close(fd);
+    return moved;
+}
+
 /* ---- the rescue thread -------------------------------------------------- */
 
 static void *rescue_main(void *arg)
@@ -143,8 +170,12 @@ static void *rescue_main(void *arg)
     (void)arg;
     char byte;
     ssize_t n;
-    while ((n = read(rescue_fds[RESCUE_END], &byte, 1)) < 0 && errno == EINTR)
-        continue;
+    /* Only a handler's byte, after its claim, starts the rescue: bytes the
+     * program wrote to a descriptor it believed closed are not requests. */
+    do {
+        while ((n = read(rescue_fds[RESCUE_END], &byte, 1)) < 0 && errno == EINTR)
+            continue;
+    } while (n == 1 && (byte != 1 || atomic_load(&claimed_signal) == 0));
     if (n != 1)
         return NULL;
     int signo = atomic_load(&claimed_signal);
@@ -161,6 +192,8 @@ static bool start_rescue(void)
         rescue_fds[0] = rescue_fds[1] = -1;
         return false;
     }
+    rescue_fds[HANDLER_END] = weft__fd_out_of_the_way(rescue_fds[HANDLER_END]);
+    rescue_fds[RESCUE_END] = weft__fd_out_of_the_way(rescue_fds[RESCUE_END]);
     /* All signals blocked in it, so none is delivered to it. */
     sigset_t all, before;
     sigfillset(&all);
@@ -176,6 +209,7 @@ static bool start_rescue(void)
         weft__signals_forget();
         return false;
     }
+    weft__main_exit_own_thread();
     return true;
 }
 

@@ -52,6 +52,15 @@ typedef struct weft_signals_held {
 void weft__signals_hold(weft_signals_held *held);
 void weft__signals_release(const weft_signals_held *held);
 
+/* FD moved to a descriptor number of weft's own, high up (from FD_FLOOR, or
+ * near the file limit when that is lower, and never 0-2), closing FD; FD
+ * itself when that fails. A program that closed its standard error got the
+ * rescue's socket as descriptor 2 and wrote its messages into it; one that
+ * closes or reuses the low numbers in the middle of its run (a daemon) no
+ * longer meets weft's there. */
+enum { FD_FLOOR = 900 };
+int weft__fd_out_of_the_way(int fd);
+
 /* In a fork()ed child: the rescue thread and its sockets are the parent's. */
 void weft__signals_forget(void);
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <signal.h>
 
+#include "main_exit.h"
 #include "weft/log.h"
 #include "sink.h"
 
@@ -77,6 +78,8 @@ void weft__writer_start(void)
     pthread_sigmask(SIG_SETMASK, &all, &previous);
     int err = pthread_create(&thread, NULL, writer_main, NULL);
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    if (err == 0)
+        weft__main_exit_own_thread();
     pthread_mutex_lock(&queue_mutex);
     running = err == 0;
     pthread_mutex_unlock(&queue_mutex);

@@ -39,7 +39,14 @@
  *   fork-exec DIR          3 pairs, fork; the child execs this program as
  *                          "pairs 4" with the trace in DIR; the parent
  *                          waits and records 3 pairs.
- *   pairs N                N pairs, exit 0. */
+ *   pairs N                N pairs, exit 0.
+ *   pthread-exit N         N pairs; a thread that records N more after
+ *                          50 ms; the main thread ends with pthread_exit.
+ *   chdir-late N DIR       N pairs, makes DIR and moves into it, N pairs.
+ *   closed-stderr N        closes descriptor 2, N pairs, prints to stderr
+ *                          ("fprintf=R" on stdout: -1 without a stderr),
+ *                          N pairs.
+ *   quick-exit N           N pairs, quick_exit(3). */
 #define _GNU_SOURCE
 #undef NDEBUG /* the "assert" crash needs assert(), whatever the build type */
 #include <assert.h>
@@ -51,6 +58,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -506,6 +514,42 @@ static int fork_exec(const char *self, const char *dir)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+static void *late_pairs(void *arg)
+{
+    usleep(50 * 1000);
+    pairs(work, (long)arg);
+    return NULL;
+}
+
+static void pthread_exit_main(long n)
+{
+    pairs(work, n);
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, late_pairs, (void *)n) != 0)
+        exit(3);
+    pthread_exit(NULL);
+}
+
+static int chdir_late(long n, const char *dir)
+{
+    pairs(work, n);
+    if (mkdir(dir, 0755) != 0 || chdir(dir) != 0)
+        return 4;
+    pairs(work, n);
+    return 0;
+}
+
+static int closed_stderr(long n)
+{
+    close(2);
+    pairs(work, n);
+    int written = fprintf(stderr, "a message to a closed stderr\n");
+    fflush(stderr);
+    pairs(work, n);
+    printf("fprintf=%d\n", written);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *mode = argc > 1 ? argv[1] : "";
@@ -547,6 +591,16 @@ int main(int argc, char **argv)
     if (strcmp(mode, "pairs") == 0 && argc == 3) {
         pairs(work, atol(argv[2]));
         return 0;
+    }
+    if (strcmp(mode, "pthread-exit") == 0 && argc == 3)
+        pthread_exit_main(atol(argv[2]));
+    if (strcmp(mode, "chdir-late") == 0 && argc == 4)
+        return chdir_late(atol(argv[2]), argv[3]);
+    if (strcmp(mode, "closed-stderr") == 0 && argc == 3)
+        return closed_stderr(atol(argv[2]));
+    if (strcmp(mode, "quick-exit") == 0 && argc == 3) {
+        pairs(work, atol(argv[2]));
+        quick_exit(3);
     }
     fprintf(stderr, "usage: %s MODE ... (see the top of faults.c)\n", argv[0]);
     return 2;

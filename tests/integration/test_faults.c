@@ -740,6 +740,102 @@ static void test_experiment_directory_rejected(void **state)
     assert_int_equal(count_entries(scratch, "a"), 0); /* no parents of a cut path made */
 }
 
+/* The trace at DIR holds one location per thread and PAIRS "work" pairs in
+ * all. */
+static void check_pairs(const char *dir, size_t locations, uint64_t pairs)
+{
+    trace_model *t = load(dir);
+    check_sound(t);
+    assert_int_equal(t->location_count, locations);
+    uint64_t found = 0;
+    for (size_t i = 0; i < t->location_count; i++)
+        found += enters(t, &t->locations[i], "work");
+    assert_int_equal(found, pairs);
+    trace_free(t);
+}
+
+/* pthread_exit() from main: the process ends when its last thread does, as
+ * without weft (it hung: weft's threads never end), and the trace has both
+ * threads' pairs. */
+static void test_pthread_exit_from_main(void **state)
+{
+    (void)state;
+    const char *argv[] = {FAULTS_PROGRAM, "pthread-exit", "300", NULL};
+    const char *env[] = {dir_var(), NULL};
+    program_run run = run_in_scratch(argv, env);
+    assert_int_equal(run.exit_code, 0);
+    assert_int_equal(run.stderr_lines, 0);
+    check_pairs(trace_dir, 2, 600);
+}
+
+/* A relative experiment directory is taken where the program was when
+ * recording started, though it moves elsewhere before the trace is made. */
+static void test_chdir_after_start(void **state)
+{
+    (void)state;
+    char moved[4400], expected[4400];
+    snprintf(moved, sizeof(moved), "%s/elsewhere", scratch);
+    snprintf(expected, sizeof(expected), "%s/relative-trace", scratch);
+    const char *argv[] = {FAULTS_PROGRAM, "chdir-late", "200", moved, NULL};
+    const char *env[] = {"WEFT_EXPERIMENT_DIRECTORY=relative-trace", NULL};
+    program_run run = run_in_scratch(argv, env);
+    assert_int_equal(run.exit_code, 0);
+    assert_int_equal(run.stderr_lines, 0);
+    check_pairs(expected, 1, 400);
+}
+
+/* A program that closed its stderr: weft's descriptors stay off 0-2, so the
+ * program's message fails as without weft (it went into weft's rescue
+ * socket and stopped the recording), and every pair is in the trace. */
+static void test_closed_stderr(void **state)
+{
+    (void)state;
+    const char *argv[] = {FAULTS_PROGRAM, "closed-stderr", "500", NULL};
+    const char *env[] = {dir_var(), NULL};
+    program_run run = run_in_scratch(argv, env);
+    assert_int_equal(run.exit_code, 0);
+    char line[256];
+    assert_true(stdout_line(scratch, "fprintf=", line, sizeof(line)));
+    assert_int_equal(strncmp(line, "fprintf=-1\n", 12), 0);
+    check_pairs(trace_dir, 1, 1000);
+}
+
+/* quick_exit(): its own handlers write the trace. */
+static void test_quick_exit(void **state)
+{
+    (void)state;
+    const char *argv[] = {FAULTS_PROGRAM, "quick-exit", "250", NULL};
+    const char *env[] = {dir_var(), NULL};
+    program_run run = run_in_scratch(argv, env);
+    assert_int_equal(run.exit_code, 3);
+    check_pairs(trace_dir, 1, 250);
+}
+
+/* A second SIGTERM a few milliseconds after the first (`timeout` signals
+ * the child, then its group) waits for the rescue of the first: the trace
+ * is whole (the process was ended in the middle of writing it). */
+static void test_second_signal_during_rescue(void **state)
+{
+    (void)state;
+    pick_seed();
+    int threads = 3;
+    char seed_arg[16];
+    snprintf(seed_arg, sizeof(seed_arg), "%u", seed);
+    const char *argv[] = {FAULTS_PROGRAM, "block", "3", seed_arg, NULL};
+    const char *env[] = {dir_var(), NULL};
+    int pid = start_program(argv, env, scratch);
+    assert_true(wait_for_output(pid, scratch, "ready"));
+    kill(pid, SIGTERM);
+    usleep(500 + random_below(1000));
+    kill(pid, SIGTERM);
+    usleep(2000);
+    kill(pid, SIGTERM);
+    program_run run = wait_program(pid, scratch);
+    assert_int_equal(run.term_signal, SIGTERM);
+    check_signal_line(&run, SIGTERM);
+    check_blocked_trace(SIGTERM, threads);
+}
+
 #define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(int argc, char **argv)
@@ -773,6 +869,11 @@ int main(int argc, char **argv)
         TEST(test_buffer_size_beyond_memory),
         TEST(test_filter_file_not_regular),
         TEST(test_experiment_directory_rejected),
+        TEST(test_pthread_exit_from_main),
+        TEST(test_chdir_after_start),
+        TEST(test_closed_stderr),
+        TEST(test_quick_exit),
+        TEST(test_second_signal_during_rescue),
     };
     return run_named_test(tests, argc > 1 ? argv[1] : NULL);
 }
