@@ -11,7 +11,8 @@
  * bytes_deleted cuts thread 1's lock records out of its event file after
  * the trace is written (its definition still says 6 events, 4 remain, and
  * what remains is sound), events_lost gives thread 1 the recorder's
- * property weft::events_lost = 5, and escape_names puts terminal escape
+ * property weft::events_lost = 5, events_unpromised has its definition
+ * promise 2 of thread 1's 6 events, and escape_names puts terminal escape
  * sequences into the names of region foo and of thread 1 (with the defects
  * of leave_mismatch and team_unbalanced, so that problem lines name both). */
 #define _POSIX_C_SOURCE 200809L
@@ -52,6 +53,7 @@ static const char *const variants[] = {"good",
                                        "program_without_region",
                                        "bytes_deleted",
                                        "events_lost",
+                                       "events_unpromised",
                                        "escape_names",
                                        "group_count_damaged",
                                        "task_moved",
@@ -325,8 +327,9 @@ static void write_definitions(OTF2_Archive *archive)
     check(OTF2_GlobalDefWriter_WriteLocation(g, L2, STR_MASTER, OTF2_LOCATION_TYPE_CPU_THREAD,
                                              events[2], 1),
           "location");
+    /* events_unpromised: the definition promises 2 events of 6 */
     check(OTF2_GlobalDefWriter_WriteLocation(g, L1, STR_THREAD1, OTF2_LOCATION_TYPE_CPU_THREAD,
-                                             events[1], 0),
+                                             is("events_unpromised") ? 2 : events[1], 0),
           "location");
     if (is("events_lost")) {
         OTF2_AttributeValue lost = {.uint64 = 5};

@@ -35,14 +35,24 @@ static weft_status read_local_defs(weft_trace_reader *st, OTF2_Reader *reader, u
     return WEFT_OK;
 }
 
-/* Reads the open event reader EVENTS to its end, in chunks, reporting progress. */
+/* Reads the open event reader EVENTS to its end, in chunks, reporting
+ * progress; no more than one event past the PROMISED count (the location's
+ * definition's, when it gives one): a damaged event file made OTF2's reader
+ * deliver events without end (weft check ran for half an hour), and
+ * compare_count reports what is too many. */
 static weft_status read_chunks(weft_trace_reader *st, OTF2_Reader *reader, OTF2_EvtReader *events,
-                               uint64_t location, weft_cli_progress *progress)
+                               uint64_t location, uint64_t promised, weft_cli_progress *progress)
 {
+    uint64_t read = 0;
     for (;;) {
-        uint64_t count = 0;
-        OTF2_ErrorCode code = OTF2_Reader_ReadLocalEvents(reader, events, CHUNK_EVENTS, &count);
+        uint64_t count = 0, want = CHUNK_EVENTS;
+        if (promised != OTF2_UNDEFINED_UINT64) {
+            uint64_t left = promised > read ? promised - read : 0;
+            want = left < CHUNK_EVENTS ? left + 1 : CHUNK_EVENTS;
+        }
+        OTF2_ErrorCode code = OTF2_Reader_ReadLocalEvents(reader, events, want, &count);
         st->event_count += count;
+        read += count;
         if (code != OTF2_SUCCESS) {
             if (st->failure == WEFT_ERR_NO_MEMORY)
                 weft__trace_report(st, OTF2_SUCCESS, NULL, "out of memory reading");
@@ -52,7 +62,7 @@ static weft_status read_chunks(weft_trace_reader *st, OTF2_Reader *reader, OTF2_
                                "cannot read the events of location %" PRIu64 " in", location);
             return WEFT_ERR_OTF2;
         }
-        if (count < CHUNK_EVENTS)
+        if (count < want || (promised != OTF2_UNDEFINED_UINT64 && read > promised))
             return WEFT_OK;
         weft__cli_progress_update(progress, st->event_count, st->current);
     }
@@ -110,7 +120,7 @@ static weft_status read_location(weft_trace_reader *st, OTF2_Reader *reader, boo
     uint64_t before = st->event_count;
     weft_status status = hooks && hooks->begin ? hooks->begin(st) : WEFT_OK;
     if (status == WEFT_OK)
-        status = read_chunks(st, reader, events, location, progress);
+        status = read_chunks(st, reader, events, location, def->event_count, progress);
     if (status == WEFT_OK && hooks && hooks->end)
         status = hooks->end(st);
     if (status == WEFT_OK)
