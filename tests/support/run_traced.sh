@@ -13,6 +13,7 @@
 # `trace_regions TRACE SPEC...` (see trace_regions.c) and `weft check`.
 # OMP_NUM_THREADS is THREADS; WEFT_* variables of the caller pass through.
 # WEFT_TEST_PRELOAD: a sanitizer runtime the traced program needs first.
+# RUN_TRACED_ARGS: arguments of the program (words), in both runs.
 # Writes WORKDIR/stderr (the traced run's); RUN_TRACED_STDERR, when set, is
 # a regular expression (grep -E) it must match (RUN_TRACED_QUIET=1: it must
 # be empty); RUN_TRACED_CHECK, one the
@@ -27,22 +28,23 @@ build=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do build+=("$1"); shift; done
 [ $# -gt 0 ] && shift
 specs=("$@")
+read -r -a args <<<"${RUN_TRACED_ARGS:-}"
 
 rm -rf "$work"
 mkdir -p "$work/plain" "$work/traced"
 "${build[@]}" -o "$work/plain/program" 2>"$work/plain/build.log" || {
     cat "$work/plain/build.log"; echo "run_traced: the build without weft failed"; exit 1; }
 export OMP_NUM_THREADS=$threads
-(cd "$work/plain" && ./program >out)
+(cd "$work/plain" && ./program ${args[@]+"${args[@]}"} >out)
 
 if [ "$mode" = compile ] || [ "$mode" = compile+run ]; then
     (cd "$work/traced" && "$weft" compile ${options[@]+"${options[@]}"} -- "${build[@]}" \
         -o program) || { echo "run_traced: weft compile failed"; exit 1; }
-    run=(./program)
-    [ "$mode" = compile+run ] && run=("$weft" run -- ./program)
+    run=(./program ${args[@]+"${args[@]}"})
+    [ "$mode" = compile+run ] && run=("$weft" run -- ./program ${args[@]+"${args[@]}"})
 else
     cp "$work/plain/program" "$work/traced/program"
-    run=("$weft" run ${options[@]+"${options[@]}"} -- ./program)
+    run=("$weft" run ${options[@]+"${options[@]}"} -- ./program ${args[@]+"${args[@]}"})
 fi
 (cd "$work/traced" && WEFT_EXPERIMENT_DIRECTORY="$work/trace" \
     LD_PRELOAD="${WEFT_TEST_PRELOAD:-}" "${run[@]}" >out 2>"$work/stderr") || {
