@@ -59,10 +59,8 @@ static void *watch(void *arg)
     return NULL;
 }
 
-void weft__main_exit_thread_ends(void)
+bool weft__main_exit_start_detached(void *(*main)(void *))
 {
-    if (gettid() != getpid() || atomic_exchange(&watching, true))
-        return;
     sigset_t all, before;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &before);
@@ -70,8 +68,16 @@ void weft__main_exit_thread_ends(void)
     pthread_attr_init(&attr);
     pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     pthread_t thread;
-    if (pthread_create(&thread, &attr, watch, NULL) != 0)
-        atomic_store(&watching, false);
+    int err = pthread_create(&thread, &attr, main, NULL);
     pthread_attr_destroy(&attr);
     pthread_sigmask(SIG_SETMASK, &before, NULL);
+    return err == 0;
+}
+
+void weft__main_exit_thread_ends(void)
+{
+    if (gettid() != getpid() || atomic_exchange(&watching, true))
+        return;
+    if (!weft__main_exit_start_detached(watch))
+        atomic_store(&watching, false);
 }

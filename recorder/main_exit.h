@@ -9,8 +9,14 @@
 #ifndef WEFT_RECORDER_MAIN_EXIT_H
 #define WEFT_RECORDER_MAIN_EXIT_H
 
+#include <stdbool.h>
+
 /* A thread of weft's own started (the writer, the rescue thread). */
 void weft__main_exit_own_thread(void);
+
+/* Starts MAIN as a detached thread of weft's own, every signal blocked in
+ * it (so none is delivered to it); false when it could not be started. */
+bool weft__main_exit_start_detached(void *(*main)(void *));
 
 /* In a fork()ed child: none of weft's threads, no watcher. */
 void weft__main_exit_forget(void);

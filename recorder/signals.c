@@ -194,18 +194,7 @@ static bool start_rescue(void)
     }
     rescue_fds[HANDLER_END] = weft__fd_out_of_the_way(rescue_fds[HANDLER_END]);
     rescue_fds[RESCUE_END] = weft__fd_out_of_the_way(rescue_fds[RESCUE_END]);
-    /* All signals blocked in it, so none is delivered to it. */
-    sigset_t all, before;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &before);
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    pthread_t thread;
-    int err = pthread_create(&thread, &attr, rescue_main, NULL);
-    pthread_attr_destroy(&attr);
-    pthread_sigmask(SIG_SETMASK, &before, NULL);
-    if (err != 0) {
+    if (!weft__main_exit_start_detached(rescue_main)) {
         weft__signals_forget();
         return false;
     }
