@@ -77,6 +77,20 @@ static bool needs_shield(const char *source, bool fortran)
     return found + plain + cancels + split + atomics != 0;
 }
 
+/* Whether fixed-form SOURCE has clauses of a combined loop that the shield
+ * would pass in free form (compile_shield.h: not in 72 columns). */
+static bool needs_fixed_form_shield(const char *source)
+{
+    weft_compile_text text = {0};
+    unsigned free_form = 0, fixed_form = 0; /* the second without those clauses */
+    if (weft__compile_text_read(source, &text) == WEFT_OK && text.text) {
+        free(weft__compile_shield(text.text, true, false, &free_form));
+        free(weft__compile_shield(text.text, true, true, &fixed_form));
+    }
+    weft__compile_text_free(&text);
+    return free_form > fixed_form;
+}
+
 int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, const char *kept,
                                   bool opari2_failed)
 {
@@ -94,7 +108,7 @@ int weft__compile_explain_failure(weft_compile_ctx *ctx, int index, int status, 
     bool fortran = weft__compile_is_fortran(ctx->plan->langs[index]);
     const char *hint = preprocessed ? "try --no-preprocess, or report it" : "report it";
     if (preprocessed && ctx->plan->langs[index] == WEFT_COMPILE_LANG_FORTRAN_FIXED &&
-        needs_shield(source, true))
+        needs_fixed_form_shield(source))
         hint = "clauses of combined loops such as `parallel do simd` cannot be passed by "
                "OPARI2 in fixed form: write `!$omp parallel` and `!$omp do simd` (or the "
                "loop with its clauses) as two directives";
