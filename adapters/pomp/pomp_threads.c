@@ -11,6 +11,7 @@
  * one-entry cache per thread keeps the registry out of the way when the same
  * team forms again. */
 #include <stdatomic.h>
+#include <unistd.h>
 
 #include "omp_runtime.h"
 #include "pomp_internal.h"
@@ -130,10 +131,33 @@ static uint32_t task_generation(pomp_task task)
     return (uint32_t)task;
 }
 
+/* A fork outside any team on a thread other than the first to fork so:
+ * threads the program made, each the root of its own teams. POMP2 tells a
+ * team's members nothing of the thread that forked it, so their teams
+ * share definitions (the OMPT adapter keeps them apart): one line says so. */
+static void root_fork(void)
+{
+    static atomic_int first_root; /* its thread id; 0: none yet */
+    static atomic_bool said;
+    static __thread int own_id;
+    if (own_id == 0)
+        own_id = gettid();
+    int none = 0;
+    if (atomic_compare_exchange_strong(&first_root, &none, own_id) || none == own_id)
+        return;
+    if (!atomic_exchange_explicit(&said, true, memory_order_relaxed))
+        weft_log_error("OpenMP teams are forked by more than one thread outside any team "
+                       "(threads the program made): POMP2 cannot tell their teams apart, so "
+                       "they share team definitions and the trace may not be sound (weft check "
+                       "says): trace such a program through OMPT (weft run)");
+}
+
 void weft__pomp_fork(int if_clause, int num_threads, pomp_task *old_task)
 {
     if (old_task)
         *old_task = self.current_task;
+    if (self.team_depth == 0)
+        root_fork();
     weft_thread_fork(WEFT_PARADIGM_OPENMP,
                      if_clause && num_threads > 0 ? (uint32_t)num_threads : 1);
 }
