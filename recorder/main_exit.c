@@ -2,6 +2,7 @@
 /* The end of a process whose main thread called pthread_exit (main_exit.h). */
 #include "main_exit.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -10,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "weft/compiler.h"
 
 enum { WATCH_MS = 20 };
 
@@ -80,4 +83,19 @@ void weft__main_exit_thread_ends(void)
         return;
     if (!weft__main_exit_start_detached(watch))
         atomic_store(&watching, false);
+}
+
+/* The program's own pthread_exit, passed on to the C library's: the main
+ * thread's thread-exit handler is weft's only when it recorded an event,
+ * and a main thread that only started the threads that record ends so
+ * too. */
+WEFT_EXPORT void pthread_exit(void *retval)
+{
+    static void (*real)(void *);
+    if (!real)
+        *(void **)&real = dlsym(RTLD_NEXT, "pthread_exit");
+    weft__main_exit_thread_ends();
+    if (real)
+        real(retval);
+    abort(); /* no C library's pthread_exit: cannot happen with glibc */
 }

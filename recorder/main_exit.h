@@ -5,7 +5,9 @@
  * once its threads were done, and no signal could end it (weft's threads
  * block them all). When the main thread ends that way, a watcher thread
  * waits until no thread but weft's is left and then calls exit(0), as
- * glibc would have: exit handlers run and the trace is written. */
+ * glibc would have: exit handlers run and the trace is written. libweft
+ * defines pthread_exit (passing it on to the C library's) so that this
+ * also holds when the main thread recorded nothing. */
 #ifndef WEFT_RECORDER_MAIN_EXIT_H
 #define WEFT_RECORDER_MAIN_EXIT_H
 

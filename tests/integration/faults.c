@@ -42,6 +42,7 @@
  *   pairs N                N pairs, exit 0.
  *   pthread-exit N         N pairs; a thread that records N more after
  *                          50 ms; the main thread ends with pthread_exit.
+ *   pthread-exit-quiet N   the same, but the main thread records nothing.
  *   chdir-late N DIR       N pairs, makes DIR and moves into it, N pairs.
  *   closed-stderr N        closes descriptor 2, N pairs, prints to stderr
  *                          ("fprintf=R" on stdout: -1 without a stderr),
@@ -521,9 +522,10 @@ static void *late_pairs(void *arg)
     return NULL;
 }
 
-static void pthread_exit_main(long n)
+static void pthread_exit_main(long n, bool quiet)
 {
-    pairs(work, n);
+    if (!quiet)
+        pairs(work, n);
     pthread_t thread;
     if (pthread_create(&thread, NULL, late_pairs, (void *)n) != 0)
         exit(3);
@@ -593,7 +595,9 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(mode, "pthread-exit") == 0 && argc == 3)
-        pthread_exit_main(atol(argv[2]));
+        pthread_exit_main(atol(argv[2]), false);
+    if (strcmp(mode, "pthread-exit-quiet") == 0 && argc == 3)
+        pthread_exit_main(atol(argv[2]), true);
     if (strcmp(mode, "chdir-late") == 0 && argc == 4)
         return chdir_late(atol(argv[2]), argv[3]);
     if (strcmp(mode, "closed-stderr") == 0 && argc == 3)

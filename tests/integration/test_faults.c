@@ -768,6 +768,19 @@ static void test_pthread_exit_from_main(void **state)
     check_pairs(trace_dir, 2, 600);
 }
 
+/* The same when the main thread recorded nothing (weft's handler of its
+ * end is then libweft's pthread_exit). */
+static void test_pthread_exit_from_quiet_main(void **state)
+{
+    (void)state;
+    const char *argv[] = {FAULTS_PROGRAM, "pthread-exit-quiet", "300", NULL};
+    const char *env[] = {dir_var(), NULL};
+    program_run run = run_in_scratch(argv, env);
+    assert_int_equal(run.exit_code, 0);
+    assert_int_equal(run.stderr_lines, 0);
+    check_pairs(trace_dir, 1, 300);
+}
+
 /* A relative experiment directory is taken where the program was when
  * recording started, though it moves elsewhere before the trace is made. */
 static void test_chdir_after_start(void **state)
@@ -870,6 +883,7 @@ int main(int argc, char **argv)
         TEST(test_filter_file_not_regular),
         TEST(test_experiment_directory_rejected),
         TEST(test_pthread_exit_from_main),
+        TEST(test_pthread_exit_from_quiet_main),
         TEST(test_chdir_after_start),
         TEST(test_closed_stderr),
         TEST(test_quick_exit),
