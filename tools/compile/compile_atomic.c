@@ -10,45 +10,12 @@
 #include "compile_text.h"
 
 #define line_length weft__directive_line_length
-#define ident_char weft__directive_ident_char
 #define word_at weft__directive_word_at
 #define skip_blanks weft__directive_skip_blanks
 
 static const char *next_line(const char *line, size_t len)
 {
     return line + len + (line[len] == '\n');
-}
-
-/* The lines of the directive starting at LINE (its continuation lines). */
-static size_t directive_lines(const char *line, size_t from)
-{
-    size_t lines = 1, len = line_length(line);
-    while (line[len] == '\n') {
-        const char *next = next_line(line, len);
-        size_t next_len = line_length(next);
-        bool continued = false;
-        size_t at = weft__directive_fortran(next, next_len, &continued);
-        if (!at || !(continued || weft__directive_fortran_continues(line, from, len)))
-            break;
-        line = next, len = next_len, from = at;
-        lines++;
-    }
-    return lines;
-}
-
-/* Whether one of the LINES lines from LINE holds the clause WORD (after the
- * first word at FROM on the first). */
-static bool holds(const char *line, size_t lines, size_t from, const char *word)
-{
-    for (size_t n = 0; n < lines; n++) {
-        size_t len = line_length(line);
-        for (size_t i = n == 0 ? from : 0; i < len; i++) {
-            if ((i == 0 || !ident_char(line[i - 1])) && word_at(line + i, len - i, word, true))
-                return true;
-        }
-        line = next_line(line, len);
-    }
-    return false;
 }
 
 static bool end_atomic(const char *line, size_t len, size_t word)
@@ -69,9 +36,9 @@ char *weft__compile_fortran_atomics(const char *text, unsigned *changed)
         size_t lines = 1;
         bool hide = false;
         if (word && word_at(line + word, len - word, "atomic", true)) {
-            lines = directive_lines(line, word);
-            hidden = hide =
-                holds(line, lines, word + 6, "capture") || holds(line, lines, word + 6, "compare");
+            lines = weft__directive_fortran_lines(line, word);
+            hidden = hide = weft__directive_holds(line, lines, word + 6, "capture", true) ||
+                            weft__directive_holds(line, lines, word + 6, "compare", true);
         } else if (word && end_atomic(line, len, word)) {
             hide = hidden;
             count++;

@@ -90,6 +90,38 @@ bool weft__directive_fortran_continues(const char *line, size_t from, size_t len
     return end > from && line[end - 1] == '&';
 }
 
+size_t weft__directive_fortran_lines(const char *line, size_t word)
+{
+    /* Continued by a `&` at the end (free form) or a mark in column 6 of
+     * the next line (fixed form). */
+    size_t lines = 1, len = weft__directive_line_length(line), from = word;
+    while (line[len] == '\n') {
+        const char *next = line + len + 1;
+        size_t next_len = weft__directive_line_length(next);
+        bool continued = false;
+        size_t at = weft__directive_fortran(next, next_len, &continued);
+        if (!at || !(continued || weft__directive_fortran_continues(line, from, len)))
+            break;
+        line = next, len = next_len, from = at;
+        lines++;
+    }
+    return lines;
+}
+
+bool weft__directive_holds(const char *line, size_t lines, size_t from, const char *word, bool fold)
+{
+    for (size_t n = 0; n < lines; n++) {
+        size_t len = weft__directive_line_length(line);
+        for (size_t i = n == 0 ? from : 0; i < len; i++) {
+            if ((i == 0 || !weft__directive_ident_char(line[i - 1])) &&
+                weft__directive_word_at(line + i, len - i, word, fold))
+                return true;
+        }
+        line += len + (line[len] == '\n');
+    }
+    return false;
+}
+
 size_t weft__directive_first_word(const char *line, size_t len, bool fortran)
 {
     if (!fortran) {

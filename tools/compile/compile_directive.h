@@ -42,6 +42,15 @@ size_t weft__directive_fortran(const char *line, size_t len, bool *continued);
  * comment): the directive continues on the next line. */
 bool weft__directive_fortran_continues(const char *line, size_t from, size_t len);
 
+/* The lines of the Fortran directive whose first line is LINE (its text
+ * from WORD on): 1 and its continuation lines. */
+size_t weft__directive_fortran_lines(const char *line, size_t word);
+
+/* Whether one of the LINES lines of a directive from LINE holds WORD as a
+ * word of its own (case folded when FOLD), on the first line from FROM on. */
+bool weft__directive_holds(const char *line, size_t lines, size_t from, const char *word,
+                           bool fold);
+
 /* Where the first word of an OpenMP directive starts on LINE, after
  * `#pragma omp` (C) or the sentinel (Fortran, not on a continuation line);
  * 0 when LINE starts no directive. */

@@ -71,16 +71,6 @@ static bool end_do(const char *line, size_t i, size_t len)
     return word_at(line + i, len - i, "end", true) && word_at(line + next, len - next, "do", true);
 }
 
-/* Whether the statement on LINE goes on on the next line (free form). */
-static bool continues(const char *line, size_t len)
-{
-    const char *bang = memchr(line, '!', len);
-    size_t end = bang ? (size_t)(bang - line) : len;
-    while (end > 0 && strchr(" \t\r", line[end - 1]))
-        end--;
-    return end > 0 && line[end - 1] == '&';
-}
-
 static const char *next_line(const char *line, size_t len)
 {
     return line + len + (line[len] == '\n');
@@ -97,7 +87,7 @@ static const char *statement_end(const char *line, bool fixed_form, const char *
         *last = line;
         bool more = fixed_form ? *next && next_len > 5 && !strchr("cC*!", next[0]) &&
                                      next[5] != ' ' && next[5] != '0'
-                               : continues(line, len) && *next;
+                               : weft__directive_fortran_continues(line, 0, len) && *next;
         if (!more)
             return next;
         line = next;

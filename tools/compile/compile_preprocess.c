@@ -328,17 +328,26 @@ static char *then(char *text, char *(*rewrite)(const char *, const prep *), cons
     return out;
 }
 
+static bool fixed_form(const prep *p)
+{
+    return p->lang == WEFT_COMPILE_LANG_FORTRAN_FIXED;
+}
+
 static char *split_step(const char *text, const prep *p)
 {
-    bool fixed_form = p->lang == WEFT_COMPILE_LANG_FORTRAN_FIXED;
-    return p->fortran ? weft__compile_split_fortran(text, fixed_form, NULL)
+    return p->fortran ? weft__compile_split_fortran(text, fixed_form(p), NULL)
                       : weft__compile_split_combined(text, NULL);
+}
+
+static char *atomics_step(const char *text, const prep *p)
+{
+    return p->fortran ? weft__compile_fortran_atomics(text, NULL) : strdup(text);
 }
 
 static char *continuations_step(const char *text, const prep *p)
 {
-    bool fixed_form = p->lang == WEFT_COMPILE_LANG_FORTRAN_FIXED;
-    return p->fortran ? weft__compile_fortran_continuations(text, fixed_form, NULL) : strdup(text);
+    return p->fortran ? weft__compile_fortran_continuations(text, fixed_form(p), NULL)
+                      : strdup(text);
 }
 
 static char *plain_if_step(const char *text, const prep *p)
@@ -348,13 +357,7 @@ static char *plain_if_step(const char *text, const prep *p)
 
 static char *shield_step(const char *text, const prep *p)
 {
-    bool fixed_form = p->lang == WEFT_COMPILE_LANG_FORTRAN_FIXED;
-    char *plain = p->fortran ? weft__compile_fortran_atomics(text, NULL) : strdup(text);
-    plain = then(plain, continuations_step, p);
-    plain = then(plain, plain_if_step, p);
-    char *shielded = plain ? weft__compile_shield(plain, p->fortran, fixed_form, NULL) : NULL;
-    free(plain);
-    return shielded;
+    return weft__compile_shield(text, p->fortran, fixed_form(p), NULL);
 }
 
 static char *untied_step(const char *text, const prep *p)
@@ -362,14 +365,18 @@ static char *untied_step(const char *text, const prep *p)
     return p->ctx->keep_untied ? strdup(text) : weft__compile_untied_commas(text, p->fortran, NULL);
 }
 
+static char *digit_separators_step(const char *text, const prep *p)
+{
+    return p->lang == WEFT_COMPILE_LANG_CXX ? weft__compile_digit_separators(text, NULL)
+                                            : strdup(text);
+}
+
+/* C and C++: braces where OPARI2 misreads a construct's statement. */
 static char *braces_step(const char *text, const prep *p)
 {
     if (p->fortran)
         return strdup(text);
-    char *plain = p->lang == WEFT_COMPILE_LANG_CXX ? weft__compile_digit_separators(text, NULL)
-                                                   : strdup(text);
-    char *outer = plain ? weft__compile_brace_else(plain, NULL) : NULL;
-    free(plain);
+    char *outer = weft__compile_brace_else(text, NULL);
     char *bodies = outer ? weft__compile_brace_loop_bodies(outer, NULL) : NULL;
     free(outer);
     char *braced = bodies ? weft__compile_brace_if_else(bodies, NULL) : NULL;
@@ -390,8 +397,12 @@ static char *workarounds(const prep *p, const char *text)
 {
     warn_cancel_jumps(p, text);
     char *out = split_step(text, p);
+    out = then(out, atomics_step, p);
+    out = then(out, continuations_step, p);
+    out = then(out, plain_if_step, p);
     out = then(out, shield_step, p);
     out = then(out, untied_step, p);
+    out = then(out, digit_separators_step, p);
     out = then(out, braces_step, p);
     return then(out, absolute_step, p);
 }

@@ -34,21 +34,9 @@ static directive read_directive(const char *line, bool fortran)
 {
     size_t len = line_length(line);
     directive d = {line, weft__directive_first_word(line, len, fortran), 1};
-    if (!fortran || !d.word) /* C: the preprocessor joined a pragma's lines */
-        return d;
-    /* Continued by a `&` at the end (free form) or a mark in column 6 of
-     * the next line (fixed form). */
-    size_t at = d.word;
-    bool continued = false;
-    while (line[len] == '\n') {
-        const char *next = line + len + 1;
-        size_t next_len = line_length(next);
-        size_t next_at = weft__directive_fortran(next, next_len, &continued);
-        if (!next_at || !(continued || weft__directive_fortran_continues(line, at, len)))
-            break;
-        line = next, len = next_len, at = next_at;
-        d.lines++;
-    }
+    /* C: the preprocessor joined a pragma's lines */
+    if (fortran && d.word)
+        d.lines = weft__directive_fortran_lines(line, d.word);
     return d;
 }
 
@@ -63,16 +51,7 @@ static bool directive_is(const directive *d, const char *word, bool fortran)
 /* Whether a line of directive D holds WORD after its first word. */
 static bool directive_holds(const directive *d, const char *word, bool fold)
 {
-    const char *line = d->first;
-    for (size_t n = 0; n < d->lines; n++) {
-        size_t len = line_length(line);
-        for (size_t i = n == 0 ? d->word + 1 : 0; i < len; i++) {
-            if ((i == 0 || !ident_char(line[i - 1])) && word_at(line + i, len - i, word, fold))
-                return true;
-        }
-        line += len + 1;
-    }
-    return false;
+    return weft__directive_holds(d->first, d->lines, d->word + 1, word, fold);
 }
 
 /* `ordered` with a `depend` or `doacross` clause. */

@@ -39,20 +39,16 @@ static size_t text_end(const char *line, size_t from, size_t len)
 /* Reads the directive whose first line is LINE (its words at WORD). */
 static void read_directive(directive *d, const char *line, size_t word)
 {
-    *d = (directive){line, line, 0, {0}};
-    size_t len = line_length(line), from = word;
-    for (;;) {
+    *d = (directive){line, line, (unsigned)weft__directive_fortran_lines(line, word), {0}};
+    bool continued;
+    for (unsigned n = 0; n < d->lines; n++) {
+        size_t len = line_length(line);
+        size_t from = n == 0 ? word : weft__directive_fortran(line, len, &continued);
         weft__compile_text_put(&d->joined, " ", 1);
         weft__compile_text_put(&d->joined, line + from, text_end(line, from, len) - from);
-        d->lines++;
-        d->after = line[len] ? line + len + 1 : line + len;
-        bool continues = weft__directive_fortran_continues(line, from, len), continued = false;
-        line = d->after;
-        len = line_length(line);
-        from = *line ? weft__directive_fortran(line, len, &continued) : 0;
-        if (!from || !(continued || continues))
-            return;
+        line += len + (line[len] == '\n');
     }
+    d->after = line;
 }
 
 /* The words of the combined directive D (none when it is no such). */
